@@ -1,0 +1,249 @@
+"""The command line: thin commands over the engine. Errors become messages and exit codes
+in one place, `_Group.invoke`."""
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from . import bots, gamefile, ruleset as registry
+from .errors import JudgeError, UsageError, VerifyError
+from .game import Game
+from .ruleset import GM
+
+MAX_INPUT = 1024 * 1024
+BOT_NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
+
+
+class _Group(TyperGroup):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except JudgeError as e:
+            typer.echo(f"judge: {e}", err=True)
+            raise typer.Exit(e.exit_code) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="A play-by-email judge for stock-market board games.",
+)
+
+
+def main() -> None:
+    app(prog_name="judge")
+
+
+def _json(data) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _read_text(source: str, data: bytes) -> str:
+    if len(data) > MAX_INPUT:
+        raise UsageError(f"{source} is larger than {MAX_INPUT} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{source} is not UTF-8 text") from None
+
+
+def _parse_options(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        out[key.strip()] = value
+    return out
+
+
+def _load_setup(path: Optional[Path]) -> dict:
+    if path is None:
+        return {}
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read setup file {path}: {e.strerror}") from None
+    try:
+        return tomllib.loads(_read_text(str(path), raw))
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"setup file {path} is not valid TOML: {e}") from None
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rulesets with their player counts and options."""
+    for rs in registry.every():
+        typer.echo(f"{rs.name} (version {rs.version}): {rs.title}, {rs.min_players}-{rs.max_players} players")
+        for o in rs.options:
+            typer.echo(f"    --option {o.describe()}")
+
+
+@app.command()
+def new(
+    ruleset: str,
+    game_file: Path,
+    player: List[str] = typer.Option(..., "--player", "-p", help="a player's name, in seat order; repeat"),
+    seed: Optional[int] = typer.Option(None, help="seed of the random generator (default: random)"),
+    option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
+    setup: Optional[Path] = typer.Option(None, help="a TOML file fixing what would be random"),
+) -> None:
+    """Create a new game file (never overwrites one)."""
+    game = Game.new(ruleset, player, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
+    gamefile.create(game, game_file)
+    st = game.status()
+    typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+    typer.echo(f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"]))
+
+
+@app.command()
+def order(
+    game_file: Path,
+    orders: List[str] = typer.Argument(None, help="orders, one an argument (quote orders with spaces)"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player giving the orders"),
+    gm: bool = typer.Option(False, "--gm", help="orders of the game master"),
+    file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line"),
+) -> None:
+    """Validate orders in sequence and apply all of them, or none."""
+    if gm == bool(as_):
+        raise UsageError("give exactly one of --as NAME and --gm")
+    if orders:
+        text = "\n".join(orders)
+    elif file is not None:
+        try:
+            text = _read_text(str(file), file.read_bytes())
+        except OSError as e:
+            raise UsageError(f"cannot read {file}: {e.strerror}") from None
+    else:
+        text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
+    with gamefile.locked(game_file):
+        game = gamefile.load(game_file)
+        accepted = game.submit(GM if gm else as_, text)
+        gamefile.save(game, game_file)
+    for o in accepted:
+        typer.echo(f"ok: {o}")
+    _echo_waiting(game)
+
+
+def _echo_waiting(game: Game) -> None:
+    st = game.status()
+    if st["game_over"]:
+        typer.echo(f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}")
+    else:
+        typer.echo(f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"]))
+
+
+@app.command()
+def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
+    """Round, phase, move number, who must act and how; the winners at the end."""
+    st = gamefile.load(game_file).status()
+    if as_json:
+        return _json(st)
+    extra = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners"))
+    typer.echo(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
+    if st["game_over"]:
+        typer.echo(f"game over; winners: {', '.join(st['winners'])}")
+    else:
+        for p in st["awaiting"]:
+            typer.echo(f"waiting for {p}: {st['expecting'][p]}")
+
+
+@app.command()
+def show(
+    game_file: Path,
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose report to show"),
+    gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """A player's report, the public report, or (--gm) everything."""
+    game = gamefile.load(game_file)
+    if gm and as_:
+        raise UsageError("give at most one of --as NAME and --gm")
+    who = GM if gm else (game.player_name(as_) if as_ else None)
+    view = game.view(who)
+    if as_json:
+        return _json(view)
+    from .report import render
+
+    typer.echo(render(view), nl=False)
+
+
+@app.command()
+def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
+    """The score track now; at the end the final ranking with the tie-break applied."""
+    game = gamefile.load(game_file)
+    rows = game.ruleset.standings(game.state)
+    if as_json:
+        return _json(rows)
+    from .report import render_standings
+
+    typer.echo(render_standings(rows, game.is_over()), nl=False)
+
+
+@app.command()
+def verify(game_file: Path) -> None:
+    """Replay the log from the start and compare with the saved state."""
+    game = gamefile.load(game_file)
+    replayed = game.replay()
+    diffs = game.differences(replayed)
+    if diffs:
+        raise VerifyError("replay differs from the saved state: " + "; ".join(diffs))
+    typer.echo(f"ok: {len(game.log)} orders replay to the saved state (move {game.move})")
+
+
+@app.command()
+def bot(
+    game_file: Path,
+    as_: str = typer.Option(..., "--as", help="the player the bot plays"),
+    kind: str = typer.Option("sensible", help="sensible or random"),
+) -> None:
+    """A built-in bot picks a legal order for a player and submits it."""
+    if kind not in bots.KINDS:
+        raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
+    with gamefile.locked(game_file):
+        game = gamefile.load(game_file)
+        player = game.player_name(as_)
+        if player not in game.awaiting():
+            game.submit(player, ["pass"])  # raises the precise refusal (not your turn, game over)
+        text = bots.choose(game, player, kind)
+        accepted = game.submit(player, [text])
+        gamefile.save(game, game_file)
+    typer.echo(f"ok: {player}: {accepted[0]}")
+    _echo_waiting(game)
+
+
+@app.command()
+def play(
+    ruleset: str,
+    players: int = typer.Option(4, "--players", "-n"),
+    seed: Optional[int] = typer.Option(None),
+    option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="only the final report"),
+) -> None:
+    """A whole game between bots, with the reports as it goes and the final standings."""
+    from .report import render, render_standings
+
+    rs = registry.get(ruleset)
+    if not 1 <= players <= len(BOT_NAMES):
+        raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+    game = Game.new(ruleset, BOT_NAMES[:players], seed=seed, options=_parse_options(option))
+    typer.echo(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
+    last_round = [None]
+
+    def report_round():
+        rnd = game.status().get("round")
+        if rnd != last_round[0] and not quiet:
+            last_round[0] = rnd
+            typer.echo(render(game.view(None)))
+
+    report_round()
+    bots.play_out(game, on_move=lambda p, o: report_round())
+    typer.echo(render(game.view(None)))
+    typer.echo(render_standings(game.ruleset.standings(game.state), True), nl=False)

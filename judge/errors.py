@@ -1,0 +1,69 @@
+"""The one error hierarchy of the judge. The CLI turns these into messages and exit codes."""
+
+
+class JudgeError(Exception):
+    """Anything the judge refuses, with a message meant for a person."""
+
+    exit_code = 1
+
+
+class UsageError(JudgeError):
+    """Unknown ruleset or option, wrong number of players, a bad setup file."""
+
+    exit_code = 2
+
+
+class GameFileError(JudgeError):
+    """A game file that is missing, already exists, is malformed or inconsistent."""
+
+    exit_code = 3
+
+
+class OrderError(JudgeError):
+    """An order refused. `line` is the text as the player wrote it."""
+
+    exit_code = 4
+    kind = "refused"
+
+    def __init__(self, reason: str, line: str = ""):
+        self.reason = reason
+        self.line = line
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        quoted = f' "{self.line}"' if self.line else ""
+        return f"{self.kind}{quoted}: {self.reason}"
+
+
+class OrderSyntaxError(OrderError):
+    kind = "syntax error in"
+
+
+class IllegalOrder(OrderError):
+    kind = "illegal order"
+
+
+class AmbiguousOrder(OrderError):
+    kind = "ambiguous order"
+
+
+class NotYourTurn(OrderError):
+    kind = "not your turn for"
+
+
+class GameOver(OrderError):
+    kind = "game over, refused"
+
+
+class StaleOrder(OrderError):
+    kind = "stale order"
+
+
+class UnknownPlayer(OrderError):
+    kind = "unknown player for"
+
+
+class VerifyError(JudgeError):
+    """Replaying the log does not give the saved state."""
+
+    exit_code = 5

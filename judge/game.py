@@ -1,0 +1,303 @@
+"""A game: header, random generator, state and log; submitting orders; replay.
+
+The log of accepted orders is the source of truth: `replay()` rebuilds the state from the
+header (ruleset, options, setup, seed) and the log, and must give the saved state exactly.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import re
+
+from . import ruleset as registry
+from .errors import (
+    GameFileError,
+    GameOver,
+    JudgeError,
+    NotYourTurn,
+    OrderSyntaxError,
+    StaleOrder,
+    UnknownPlayer,
+    UsageError,
+)
+from .orders import Order, order_lines, split_move
+from .rng import Rng
+from .ruleset import GM, KEEP_EVENTS, Ruleset
+
+FORMAT = 1
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
+_LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+
+
+def _copy(value):
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None):
+        self.ruleset = ruleset
+        self.players = list(players)
+        self.options = options
+        self.setup = setup
+        self.rng = rng
+        self.state = state
+        self.log = log
+        self.meta = meta if meta is not None else {}
+
+    # ---- creating -----------------------------------------------------------------------
+    @classmethod
+    def new(cls, ruleset_name: str, players: list[str], *, seed: int | None = None,
+            options: dict[str, str] | None = None, setup: dict | None = None) -> "Game":
+        rs = registry.get(ruleset_name)
+        check_names(players)
+        values = rs.default_options()
+        for key, text in (options or {}).items():
+            values[key] = rs.option(key).parse(text) if isinstance(text, str) else text
+        rs.check_players(players, values)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(6), "big")
+        if not 0 <= seed < 2**63:
+            raise UsageError("the seed is a whole number from 0 to 2**63-1")
+        setup = setup or {}
+        rng = Rng(seed)
+        state = cls._initial_state(rs, players, values, rng, setup)
+        return cls(rs, players, values, setup, rng, state, [])
+
+    @staticmethod
+    def _initial_state(rs, players, options, rng, setup) -> dict:
+        state = {"move": 1, "seats": list(players), "options": dict(options), "events": []}
+        rs.setup(state, options, rng, setup)
+        del state["events"][:-KEEP_EVENTS]
+        return state
+
+    # ---- asking -------------------------------------------------------------------------
+    @property
+    def move(self) -> int:
+        return self.state["move"]
+
+    def awaiting(self) -> list[str]:
+        return self.ruleset.awaiting(self.state)
+
+    def is_over(self) -> bool:
+        return self.ruleset.is_over(self.state)
+
+    def player_name(self, name: str, line: str = "") -> str:
+        """The seated player called `name` (any case), or GM."""
+        if name.lower() == GM:
+            return GM
+        for p in self.players:
+            if p.lower() == name.lower():
+                return p
+        raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
+
+    def view(self, player: str | None) -> dict:
+        v = self.ruleset.view(self.state, player)
+        v.setdefault("ruleset", self.ruleset.name)
+        v.setdefault("move", self.move)
+        v.setdefault("player", player or "")
+        if "orders" not in v:
+            v["orders"] = self.ruleset.legal_orders(self.state, player) if player in self.awaiting() else []
+        return v
+
+    def status(self) -> dict:
+        rs, state = self.ruleset, self.state
+        awaiting = self.awaiting()
+        return {
+            "ruleset": rs.name,
+            **rs.summary(state),
+            "move": self.move,
+            "awaiting": awaiting,
+            "expecting": {p: rs.prompt(state, p) for p in awaiting},
+            "game_over": rs.is_over(state),
+            "winners": rs.winners(state),
+        }
+
+    # ---- ordering -----------------------------------------------------------------------
+    def submit(self, player: str, text: str | list[str]) -> list[Order]:
+        """Validate the orders of `player` in sequence and apply all of them, or none."""
+        lines = order_lines(text) if isinstance(text, str) else list(text)
+        if not lines:
+            raise OrderSyntaxError("no orders given")
+        player = self.player_name(player)
+        start = self.move
+        state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
+        accepted, entries = [], []
+        for line in lines:
+            number, body = split_move(line)
+            if number is not None and number < start:
+                raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
+            if number is not None and number > state["move"]:
+                raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
+            order = self._parse(state, player, body, line)
+            entries.append(f"{state['move']} {player} {order}")
+            self._apply(state, order, rng)
+            accepted.append(order)
+        self.state, self.rng = state, rng
+        self.log.extend(entries)
+        return accepted
+
+    def _parse(self, state: dict, player: str, body: str, line: str) -> Order:
+        rs = self.ruleset
+        if rs.is_over(state):
+            raise GameOver("the game has ended", line)
+        awaiting = rs.awaiting(state)
+        if player not in awaiting:
+            who = ", ".join(awaiting)
+            raise NotYourTurn(f"waiting for {who} ({rs.prompt(state, awaiting[0])})", line)
+        try:
+            return rs.parse(state, player, body)
+        except JudgeError as e:
+            if getattr(e, "line", None) == body and body != line:
+                e.line = line
+                e.args = (e.message(),)
+            raise
+
+    def _apply(self, state: dict, order: Order, rng: Rng) -> None:
+        rs = self.ruleset
+        before = rs.awaiting(state)
+        rs.apply(state, order, rng)
+        after = rs.awaiting(state)
+        # A secret order in a simultaneous phase does not end the move for the others.
+        if not (len(before) > 1 and set(after) == set(before) - {order.player}):
+            state["move"] += 1
+        del state["events"][:-KEEP_EVENTS]
+
+    # ---- replay -------------------------------------------------------------------------
+    def replay(self) -> "Game":
+        """A new game built from the header and the log alone."""
+        rng = Rng(self.rng.seed)
+        state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
+        for i, entry in enumerate(self.log, 1):
+            m = _LOG_ENTRY.match(entry)
+            if not m:
+                raise GameFileError(f"log entry {i} is not 'MOVE PLAYER ORDER': {entry!r}")
+            move, player, text = int(m[1]), m[2], m[3]
+            if move != state["move"]:
+                raise GameFileError(f"log entry {i} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
+            try:
+                order = self._parse(state, player, text, text)
+            except JudgeError as e:
+                raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
+            self._apply(state, order, rng)
+        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, list(self.log), self.meta)
+
+    def differences(self, other: "Game") -> list[str]:
+        """Where two games' rng and state differ, as dotted paths."""
+        out = []
+        if self.rng.to_dict() != other.rng.to_dict():
+            out.append(f"rng: {self.rng.to_dict()} != {other.rng.to_dict()}")
+        _diff(self.state, other.state, "state", out)
+        return out
+
+    # ---- the file's contents ------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset.name,
+            "ruleset_version": self.ruleset.version,
+            "players": self.players,
+            "options": self.options,
+            "setup": self.setup,
+            "rng": self.rng.to_dict(),
+            "meta": self.meta,
+            "state": self.state,
+            "log": {"orders": self.log},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "the game file") -> "Game":
+        try:
+            return cls._from_dict(data, where)
+        except JudgeError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
+            raise GameFileError(f"{where} is inconsistent: {type(e).__name__} {e}") from None
+
+    @classmethod
+    def _from_dict(cls, data: dict, where: str) -> "Game":
+        def need(key, kind):
+            if key not in data:
+                raise GameFileError(f"{where} has no '{key}'")
+            if not isinstance(data[key], kind):
+                raise GameFileError(f"{where}: '{key}' has the wrong type")
+            return data[key]
+
+        if need("format", int) != FORMAT:
+            raise GameFileError(f"{where} is in file format {data['format']}; this judge reads format {FORMAT}")
+        try:
+            rs = registry.get(need("ruleset", str))
+        except UsageError as e:
+            raise GameFileError(f"{where}: {e}") from None
+        version = need("ruleset_version", int)
+        if version != rs.version:
+            raise GameFileError(
+                f"{where} was written by {rs.name} version {version}; this judge plays version {rs.version}"
+            )
+        players = need("players", list)
+        check_names(players)
+        options = need("options", dict)
+        if set(options) != {o.name for o in rs.options}:
+            raise GameFileError(f"{where}: options are {sorted(options)}, expected {sorted(o.name for o in rs.options)}")
+        for o in rs.options:
+            if type(options[o.name]) is not type(o.default):
+                raise GameFileError(f"{where}: option {o.name} has the wrong type")
+        setup = need("setup", dict)
+        rng_d = need("rng", dict)
+        seed, draws = rng_d.get("seed"), rng_d.get("draws")
+        if not (isinstance(seed, int) and isinstance(draws, int) and seed >= 0 and draws >= 0):
+            raise GameFileError(f"{where}: [rng] needs whole numbers seed and draws")
+        meta = data.get("meta", {})
+        state = need("state", dict)
+        log = need("log", dict).get("orders")
+        if not isinstance(log, list) or not all(isinstance(e, str) for e in log):
+            raise GameFileError(f"{where}: [log] orders must be a list of strings")
+        if not isinstance(state.get("move"), int) or state["move"] < 1:
+            raise GameFileError(f"{where}: state.move must be a whole number >= 1")
+        if state.get("seats") != players:
+            raise GameFileError(f"{where}: state.seats does not match the players {players}")
+        if state.get("options") != options:
+            raise GameFileError(f"{where}: state.options does not match [options]")
+        if not isinstance(state.get("events"), list):
+            raise GameFileError(f"{where}: state.events must be a list")
+        unknown = set(data) - {"format", "ruleset", "ruleset_version", "players", "options", "setup", "rng", "meta", "state", "log"}
+        if unknown:
+            raise GameFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        rs.check(state)
+        if not _log_matches_move(log, state["move"]):
+            raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
+        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta)
+
+
+def _log_matches_move(log: list[str], move: int) -> bool:
+    """The last entry is for the move before `move`, or for `move` itself when it is a
+    simultaneous phase's secret order (those share the move number until all are in)."""
+    if not log:
+        return move == 1
+    m = _LOG_ENTRY.match(log[-1])
+    return bool(m) and int(m[1]) in (move - 1, move)
+
+
+def check_names(players) -> None:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise UsageError("players must be a list of names")
+    for p in players:
+        if not NAME.match(p):
+            raise UsageError(f"player name '{p}' must start with a letter and hold only letters, digits, - and _ (at most 20)")
+        if p.lower() == GM:
+            raise UsageError(f"'{GM}' is the game master's name and cannot be a player's")
+    lowered = [p.lower() for p in players]
+    if len(set(lowered)) != len(lowered):
+        raise UsageError("two players have the same name")
+
+
+def _diff(a, b, path, out, limit=20):
+    if len(out) >= limit:
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if k not in a or k not in b:
+                out.append(f"{path}.{k}: only in {'saved' if k in a else 'replayed'} state")
+            else:
+                _diff(a[k], b[k], f"{path}.{k}", out, limit)
+    elif a != b:
+        out.append(f"{path}: saved {a!r}, replayed {b!r}")

@@ -1,0 +1,118 @@
+"""Reading and writing game files: TOML, atomic replacement, an exclusive lock."""
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+import tomllib
+from contextlib import contextmanager
+from pathlib import Path
+
+import tomli_w
+
+from .errors import GameFileError
+from .game import Game
+
+MAX_FILE = 64 * 1024 * 1024
+
+
+def parse(raw: bytes, where: str) -> Game:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameFileError(f"{where} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise GameFileError(f"{where} is not valid TOML: {e}") from None
+    return Game.from_dict(data, where)
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_FILE:
+            raise GameFileError(f"{path} is larger than any game file ({MAX_FILE} bytes)")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise GameFileError(f"no game file {path}") from None
+    except IsADirectoryError:
+        raise GameFileError(f"{path} is a directory, not a game file") from None
+    except PermissionError:
+        raise GameFileError(f"no permission to read {path}") from None
+
+
+def load(path) -> Game:
+    path = Path(path)
+    return parse(read_bytes(path), str(path))
+
+
+def dumps(game: Game) -> str:
+    return tomli_w.dumps(game.to_dict(), indent=2)
+
+
+def _write_temp(path: Path, text: str) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _sync_dir(path: Path) -> None:
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def save(game: Game, path) -> None:
+    """Replace the game file atomically (temporary file, fsync, rename)."""
+    path = Path(path).absolute()
+    tmp = _write_temp(path, dumps(game))
+    os.replace(tmp, path)
+    _sync_dir(path)
+
+
+def create(game: Game, path) -> None:
+    """Write a new game file; refuse to overwrite one that exists."""
+    path = Path(path).absolute()
+    if not path.parent.is_dir():
+        raise GameFileError(f"no directory {path.parent} for the game file")
+    tmp = _write_temp(path, dumps(game))
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise GameFileError(f"{path.name} exists already; the judge never overwrites a game") from None
+    finally:
+        os.unlink(tmp)
+    _sync_dir(path)
+
+
+@contextmanager
+def locked(path):
+    """Hold an exclusive lock on the game (a sidecar .NAME.lock file) for a read-modify-write."""
+    path = Path(path).absolute()
+    lock_path = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise GameFileError(f"cannot lock {path}: {e.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield path
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def updating(path):
+    """Load a game under the lock; the caller changes it and calls save(game, path) itself.
+    Nothing is written unless save() is called, so a refused order leaves the file unchanged."""
+    with locked(path) as p:
+        yield load(p)

@@ -1,0 +1,46 @@
+"""The seeded random generator. Its whole state is (seed, draws): two integers in the game file.
+
+Draw number k is a hash of (seed, k), so a game can be resumed at any point without
+replaying earlier draws, and the file diffs as one changed number.
+"""
+from hashlib import blake2b
+
+_SPAN = 1 << 64
+
+
+class Rng:
+    __slots__ = ("seed", "draws")
+
+    def __init__(self, seed: int, draws: int = 0):
+        self.seed = seed
+        self.draws = draws
+
+    def _next64(self) -> int:
+        digest = blake2b(b"%d:%d" % (self.seed, self.draws), digest_size=8).digest()
+        self.draws += 1
+        return int.from_bytes(digest, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = _SPAN - _SPAN % n
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+    def die(self) -> int:
+        return self.below(6) + 1
+
+    def choice(self, items):
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def to_dict(self) -> dict:
+        return {"seed": self.seed, "draws": self.draws}

@@ -1,0 +1,197 @@
+"""What every ruleset declares and implements, and the registry that finds rulesets by name.
+
+A ruleset is one module in judge/rulesets/ defining a subclass of `Ruleset` decorated with
+`@register`. Its state is a plain dict of TOML-able values (str, int, bool, lists, dicts with
+string keys; no None). The core owns four keys of it: `move` (the move number), `seats`
+(the players in seat order), `options` (the game's option values) and `events` (the recent
+events, see `emit`).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property
+
+from .errors import GameFileError, UsageError
+from .orders import Order
+from .paths import resource
+
+GM = "gm"  # the game master, who may be awaited (dice entered by hand, operating results)
+KEEP_EVENTS = 40  # events kept in the state for reports
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: bool | int | str
+    help: str
+    choices: tuple = ()
+
+    def parse(self, text: str):
+        t = text.strip().lower()
+        if isinstance(self.default, bool):
+            if t in ("1", "true", "yes", "on", ""):
+                return True
+            if t in ("0", "false", "no", "off"):
+                return False
+            raise UsageError(f"option {self.name} takes true or false, not '{text}'")
+        if isinstance(self.default, int):
+            if not t.isdigit() or len(t) > 9:
+                raise UsageError(f"option {self.name} takes a whole number, not '{text}'")
+            return int(t)
+        if self.choices and t not in self.choices:
+            raise UsageError(f"option {self.name} is one of {', '.join(self.choices)}, not '{text}'")
+        return t
+
+    def describe(self) -> str:
+        default = str(self.default).lower() if isinstance(self.default, bool) else self.default
+        choices = f" ({'/'.join(self.choices)})" if self.choices else ""
+        return f"{self.name}={default}{choices}: {self.help}"
+
+
+def emit(state: dict, text: str, to: list[str] | None = None) -> None:
+    """Record an event of the current move: public, or seen only by the players in `to`."""
+    event = {"move": state["move"], "text": text}
+    if to is not None:
+        event["to"] = list(to)
+    state["events"].append(event)
+
+
+def visible_events(state: dict, player: str | None) -> list[dict]:
+    return [
+        {"move": e["move"], "text": e["text"]}
+        for e in state["events"]
+        if "to" not in e or player == GM or (player is not None and player in e["to"])
+    ]
+
+
+class Ruleset:
+    """The declared metadata and the hooks of one game. Instances are stateless."""
+
+    name = ""
+    title = ""
+    version = 1
+    min_players = 3
+    max_players = 6
+    options: tuple[Option, ...] = ()
+    max_moves = 1000  # no game of this ruleset runs longer (accepted orders)
+    data_name = ""  # games/<data_name>.toml; defaults to the ruleset's name
+
+    @cached_property
+    def data(self) -> dict:
+        path = resource("games") / f"{self.data_name or self.name}.toml"
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise UsageError(f"ruleset {self.name} has no option '{name}' (options: {known})")
+
+    def default_options(self) -> dict:
+        return {o.name: o.default for o in self.options}
+
+    def check_players(self, players: list[str], options: dict) -> None:
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise UsageError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}"
+            )
+
+    # ---- hooks every ruleset implements -------------------------------------------------
+    def setup(self, state: dict, options: dict, rng, setup: dict) -> None:
+        """Fill the initial state (which already holds move, seats, options and events).
+        `setup` fixes what would otherwise be drawn from `rng`; raise UsageError if it is bad."""
+        raise NotImplementedError
+
+    def awaiting(self, state: dict) -> list[str]:
+        """The players (or GM) whose orders are awaited now; empty when the game is over."""
+        raise NotImplementedError
+
+    def parse(self, state: dict, player: str, text: str) -> Order:
+        """The only legality check: the order `text` of `player` (who is awaited) in `state`."""
+        raise NotImplementedError
+
+    def apply(self, state: dict, order: Order, rng) -> None:
+        """Carry out a parsed order, changing `state` in place and emitting events."""
+        raise NotImplementedError
+
+    def legal_orders(self, state: dict, player: str) -> list[str]:
+        """Every order `player` may give now, spelled as the judge accepts them."""
+        raise NotImplementedError
+
+    def prompt(self, state: dict, player: str) -> str:
+        """What kind of order is awaited from `player`, in a few words."""
+        raise NotImplementedError
+
+    def is_over(self, state: dict) -> bool:
+        raise NotImplementedError
+
+    def standings(self, state: dict) -> list[dict]:
+        """[{player, score, rank, ...}] best first; at the end the final ranking."""
+        raise NotImplementedError
+
+    def view(self, state: dict, player: str | None) -> dict:
+        """What `player` may see (None: the public, GM: everything). JSON-able."""
+        raise NotImplementedError
+
+    def check(self, state: dict) -> None:
+        """Raise GameFileError naming what is inconsistent (conservation, phase, turn)."""
+        raise NotImplementedError
+
+    def summary(self, state: dict) -> dict:
+        """Round and phase for `judge status`."""
+        raise NotImplementedError
+
+    # ---- hooks with a default -------------------------------------------------------------
+    def default_order(self, state: dict, player: str) -> str | None:
+        """The order given for a player who misses a deadline, or None for none."""
+        return "pass" if "pass" in self.legal_orders(state, player) else None
+
+    def bot_order(self, view: dict, rng) -> str:
+        """A sensible order chosen from the player's own view only. Default: a random legal one."""
+        return rng.choice(view["orders"])
+
+    def winners(self, state: dict) -> list[str]:
+        if not self.is_over(state):
+            return []
+        return [s["player"] for s in self.standings(state) if s["rank"] == 1]
+
+
+def fail(message: str):
+    raise GameFileError(message)
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(cls):
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def get(name: str) -> Ruleset:
+    if name not in _REGISTRY:
+        module = name.replace("-", "_")
+        if module.isidentifier() and module in _module_names():
+            importlib.import_module(f"judge.rulesets.{module}")
+    if name not in _REGISTRY:
+        known = ", ".join(r.name for r in every())
+        raise UsageError(f"unknown ruleset '{name}' (known: {known})")
+    return _REGISTRY[name]
+
+
+def every() -> list[Ruleset]:
+    for module in _module_names():
+        importlib.import_module(f"judge.rulesets.{module}")
+    return sorted(_REGISTRY.values(), key=lambda r: r.name)
+
+
+def _module_names() -> list[str]:
+    from . import rulesets
+
+    return [m.name for m in pkgutil.iter_modules(rulesets.__path__) if not m.name.startswith("_")]

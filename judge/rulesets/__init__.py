@@ -1,0 +1,1 @@
+"""One module a ruleset; each registers itself with judge.ruleset.register."""

@@ -1,0 +1,487 @@
+"""Mogul, the card game (rules/mogul-card-game.txt, RULINGS.md §1): a "no thanks" auction.
+
+Each round a share card is revealed, premiums are paid for shares of its company, and the
+players auction it: `bid` puts a chip in the pot, `pass` steps out and takes the pot. The
+winner chooses `take` (the card) or `sell N` (shares of the card's border colour); the last
+player to step out (second) does the other. The crash card ends the game at once.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import IllegalOrder, OrderSyntaxError, UsageError
+from ..orders import Order, parse_count, words
+from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
+
+CRASH = "crash"
+
+
+def company(card: str) -> str:
+    return card.split("/")[0]
+
+
+def border(card: str) -> str:
+    return card.split("/")[1]
+
+
+@register
+class Mogul(Ruleset):
+    name = "mogul"
+    title = "Mogul, the card game"
+    version = 1
+    min_players, max_players = 3, 6
+    options = (
+        Option("fast_start", False, "5 players only: each player is also dealt one share from the shuffled pile"),
+        Option("chip_credit", False, "once per auction, in their turn, a player may turn 2 points into 2 chips while the bank has them (order: credit)"),
+    )
+    max_moves = 2500
+    verbs = ("bid", "pass", "take", "sell", "credit")
+
+    # ---- components ---------------------------------------------------------------------
+    def all_cards(self) -> list[str]:
+        cards = [f"{bg}/{bd}" for bg, borders in self.data["deck"].items() for bd, n in borders.items() for _ in range(n)]
+        return cards + [CRASH]
+
+    def colours(self) -> list[str]:
+        return list(self.data["colours"])
+
+    def check_players(self, players, options) -> None:
+        super().check_players(players, options)
+        if options.get("fast_start") and len(players) != 5:
+            raise UsageError("fast_start is played with 5 players (rulebook: 'With five players')")
+
+    # ---- setup --------------------------------------------------------------------------
+    def setup(self, state, options, rng, setup) -> None:
+        seats = state["seats"]
+        unknown = set(setup) - {"start_player", "start_cards", "fast_start_cards", "deck"}
+        if unknown:
+            raise UsageError(f"setup: unknown keys {', '.join(sorted(unknown))} (known: start_player, start_cards, fast_start_cards, deck)")
+        start = setup.get("start_player")
+        if start is None:
+            start = rng.choice(seats)
+        elif start not in seats:
+            raise UsageError(f"setup: start_player '{start}' is not a player")
+        hands = self.deal_start_cards(seats, rng, setup)
+        pile = self.remaining(hands)
+        if "fast_start_cards" in setup and not options.get("fast_start"):
+            raise UsageError("setup: fast_start_cards given but the fast_start option is off")
+        if "deck" in setup:
+            pile = self.fixed_deck(setup["deck"], pile)
+            if options.get("fast_start"):
+                self.deal_fast_start(hands, pile, setup, seats)
+        else:
+            pile.remove(CRASH)
+            rng.shuffle(pile)
+            if options.get("fast_start"):
+                self.deal_fast_start(hands, pile, setup, seats)
+            self.insert_crash(pile, rng)
+        state.update(
+            round=0, phase="auction", start=start, revealed="", deck=pile, box=[],
+            pot=0, bank=self.data["chips"] - self.data["chips_each"] * len(seats),
+            players={p: self.new_player(hands[p]) for p in seats},
+            auction={"in": [], "out": [], "turn": ""}, winner="", second="",
+        )
+        emit(state, f"{start} is the start player.")
+        self.start_round(state)
+
+    def new_player(self, cards: list[str]) -> dict:
+        return {"chips": self.data["chips_each"], "score": 0, "shares": cards, "credit": False}
+
+    def deal_start_cards(self, seats, rng, setup) -> dict:
+        pool = list(self.data["start"]["cards"])
+        fixed = setup.get("start_cards", {})
+        if not isinstance(fixed, dict):
+            raise UsageError("setup: start_cards is a table of player = card")
+        hands = {}
+        for p, card in fixed.items():
+            if p not in seats:
+                raise UsageError(f"setup: start_cards names '{p}', who is not a player")
+            if card not in pool:
+                raise UsageError(f"setup: '{card}' is not one of the start cards left ({', '.join(sorted(set(pool)))})")
+            pool.remove(card)
+            hands[p] = [card]
+        rng.shuffle(pool)
+        for p in seats:
+            if p not in hands:
+                hands[p] = [pool.pop()]
+        return hands
+
+    def remaining(self, hands) -> list[str]:
+        left = Counter(self.all_cards())
+        for cards in hands.values():
+            left.subtract(cards)
+        return sorted(left.elements())
+
+    def fixed_deck(self, deck, pile) -> list[str]:
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise UsageError("setup: deck is a list of cards, top card first")
+        deck = [c.strip().lower() for c in deck]
+        if Counter(deck) != Counter(pile):
+            missing = Counter(pile) - Counter(deck)
+            extra = Counter(deck) - Counter(pile)
+            parts = []
+            if missing:
+                parts.append("missing " + ", ".join(sorted(missing.elements())))
+            if extra:
+                parts.append("not available " + ", ".join(sorted(extra.elements())))
+            raise UsageError(f"setup: the deck must hold exactly the cards not dealt ({'; '.join(parts)})")
+        return deck
+
+    def deal_fast_start(self, hands, pile, setup, seats) -> None:
+        fixed = setup.get("fast_start_cards", {})
+        if not isinstance(fixed, dict):
+            raise UsageError("setup: fast_start_cards is a table of player = card")
+        for p, card in fixed.items():
+            if p not in seats:
+                raise UsageError(f"setup: fast_start_cards names '{p}', who is not a player")
+            if card not in pile or card == CRASH:
+                raise UsageError(f"setup: fast start card '{card}' is not in the pile")
+            pile.remove(card)
+            hands[p].append(card)
+        for p in seats:
+            if p not in fixed:
+                if pile[0] == CRASH:
+                    raise UsageError("setup: the crash card cannot be dealt")
+                hands[p].append(pile.pop(0))
+
+    def insert_crash(self, pile, rng) -> None:
+        k = self.data["crash_among_last"]
+        tail = pile[len(pile) - k:] + [CRASH]
+        rng.shuffle(tail)
+        pile[len(pile) - k:] = tail
+
+    # ---- rounds -------------------------------------------------------------------------
+    def start_round(self, state) -> None:
+        state["round"] += 1
+        card = state["deck"].pop(0)
+        state["revealed"] = card
+        if card == CRASH:
+            emit(state, f"Round {state['round']}: the crash card is revealed. The game ends.")
+            self.finish(state)
+            return
+        emit(state, f"Round {state['round']}: {self.describe(card)} is revealed.")
+        self.pay_premiums(state, card)
+        seats = state["seats"]
+        i = seats.index(state["start"])
+        state["auction"] = {"in": seats[i:] + seats[:i], "out": [], "turn": state["start"]}
+        state["winner"] = state["second"] = ""
+        state["phase"] = "auction"
+        for pl in state["players"].values():
+            pl["credit"] = False
+
+    def describe(self, card: str) -> str:
+        return f"a {company(card)} share with a {border(card)} border ({card})"
+
+    def pay_premiums(self, state, card) -> None:
+        colour = company(card)
+        paid = []
+        for p in state["seats"]:
+            n = self.count(state["players"][p], colour)
+            if n:
+                state["players"][p]["score"] += n
+                paid.append(f"{p} +{n}")
+        if paid:
+            emit(state, f"Premiums for {colour} shares: {', '.join(paid)}.")
+
+    def count(self, pl: dict, colour: str) -> int:
+        return sum(1 for c in pl["shares"] if company(c) == colour)
+
+    def held_by_all(self, state, colour) -> int:
+        return sum(self.count(pl, colour) for pl in state["players"].values())
+
+    def finish(self, state) -> None:
+        state["phase"] = "over"
+        state["auction"] = {"in": [], "out": [], "turn": ""}
+        for s in self.standings(state):
+            if s["rank"] == 1:
+                emit(state, f"{s['player']} wins with {s['score']} points.")
+
+    # ---- turn ---------------------------------------------------------------------------
+    def awaiting(self, state) -> list[str]:
+        phase = state["phase"]
+        if phase == "auction":
+            return [state["auction"]["turn"]]
+        if phase == "winner":
+            return [state["winner"]]
+        if phase == "second":
+            return [state["second"]]
+        return []
+
+    def is_over(self, state) -> bool:
+        return state["phase"] == "over"
+
+    def sell_colour(self, state) -> str:
+        return border(state["revealed"])
+
+    def can_credit(self, state, player) -> str:
+        """Why `player` may not take credit now, or '' if they may."""
+        pl = state["players"][player]
+        if not self.credit_option(state):
+            return "credit needs the chip_credit option"
+        if pl["credit"]:
+            return "you have taken credit in this auction already"
+        if state["bank"] < 2:
+            return "the bank has fewer than 2 chips"
+        if pl["score"] < 2:
+            return "you have fewer than 2 points to turn into chips"
+        return ""
+
+    def credit_option(self, state) -> bool:
+        return state["options"]["chip_credit"]
+
+    def legal_orders(self, state, player) -> list[str]:
+        if player not in self.awaiting(state):
+            return []
+        pl = state["players"][player]
+        phase = state["phase"]
+        if phase == "auction":
+            orders = (["bid"] if pl["chips"] else []) + ["pass"]
+            return orders + (["credit"] if not self.can_credit(state, player) else [])
+        held = self.count(pl, self.sell_colour(state))
+        sells = [f"sell {n}" for n in range(held + 1)]
+        return (["take"] if phase == "winner" else []) + sells
+
+    def prompt(self, state, player) -> str:
+        phase = state["phase"]
+        colour = self.sell_colour(state) if state["revealed"] != CRASH else ""
+        if phase == "auction":
+            return "bid or pass" + (" (or credit)" if self.credit_option(state) else "")
+        if phase == "winner":
+            return f"take, or sell N of your {colour} shares"
+        if phase == "second":
+            return f"sell N of your {colour} shares (the winner took the card)"
+        return ""
+
+    def parse(self, state, player, text) -> Order:
+        w = words(text)
+        verb = w[0]
+        if verb not in self.verbs:
+            raise OrderSyntaxError(f"unknown order '{w[0]}' (orders: {', '.join(self.verbs)})", text)
+        args = w[1:]
+        if verb == "sell":
+            if len(args) != 1:
+                raise OrderSyntaxError("write sell N or sell all", text)
+        elif args:
+            raise OrderSyntaxError(f"'{verb}' takes nothing after it", text)
+        phase = state["phase"]
+        pl = state["players"][player]
+        if phase == "auction":
+            if verb == "bid":
+                if pl["chips"] < 1:
+                    raise IllegalOrder("you have no chips: step out with pass", text)
+                return Order(player, "bid")
+            if verb == "pass":
+                return Order(player, "pass")
+            if verb == "credit":
+                why = self.can_credit(state, player)
+                if why:
+                    raise IllegalOrder(why, text)
+                return Order(player, "credit")
+            raise IllegalOrder(f"the auction is on: {self.prompt(state, player)}", text)
+        if verb in ("bid", "pass", "credit"):
+            raise IllegalOrder(f"the auction is over: {self.prompt(state, player)}", text)
+        if verb == "take":
+            if phase != "winner":
+                raise IllegalOrder("the winner took the card: you must sell (sell 0 sells nothing)", text)
+            return Order(player, "take")
+        colour = self.sell_colour(state)
+        held = self.count(pl, colour)
+        n = held if args[0] == "all" else parse_count(args[0], text)
+        if n > held:
+            have = f"only {held}" if held else "no"
+            raise IllegalOrder(f"you hold {have} {colour} share{'s' if held != 1 else ''}", text)
+        return Order(player, "sell", (n,))
+
+    def apply(self, state, order, rng) -> None:
+        getattr(self, f"do_{order.verb}")(state, order)
+
+    def do_bid(self, state, order) -> None:
+        p = order.player
+        state["players"][p]["chips"] -= 1
+        state["pot"] += 1
+        emit(state, f"{p} bids (pot {state['pot']}).")
+        state["auction"]["turn"] = self.next_in(state, p)
+
+    def do_pass(self, state, order) -> None:
+        p, auction = order.player, state["auction"]
+        pot = state["pot"]
+        state["players"][p]["chips"] += pot
+        state["pot"] = 0
+        emit(state, f"{p} steps out and takes the pot of {pot} chip{'s' if pot != 1 else ''}.")
+        nxt = self.next_in(state, p)
+        auction["in"].remove(p)
+        auction["out"].append(p)
+        if len(auction["in"]) > 1:
+            auction["turn"] = nxt
+            return
+        state["winner"], state["second"] = auction["in"][0], p
+        auction["turn"] = ""
+        state["phase"] = "winner"
+        emit(state, f"{state['winner']} wins the auction; {p} is second.")
+
+    def do_credit(self, state, order) -> None:
+        pl = state["players"][order.player]
+        pl["score"] -= 2
+        pl["chips"] += 2
+        pl["credit"] = True
+        state["bank"] -= 2
+        emit(state, f"{order.player} turns 2 points into 2 chips.")
+
+    def do_take(self, state, order) -> None:
+        self.take(state, order.player)
+        second = state["second"]
+        if self.count(state["players"][second], self.sell_colour(state)) == 0:
+            emit(state, f"{second} has no {self.sell_colour(state)} shares to sell.")
+            self.end_round(state, order.player)
+        else:
+            state["phase"] = "second"
+
+    def do_sell(self, state, order) -> None:
+        p = order.player
+        self.sell(state, p, order.args[0])
+        if state["phase"] == "winner":
+            taker = state["second"]
+            self.take(state, taker)
+        else:
+            taker = state["winner"]
+        self.end_round(state, taker)
+
+    def take(self, state, player) -> None:
+        card = state["revealed"]
+        state["players"][player]["shares"].append(card)
+        emit(state, f"{player} takes {card}.")
+
+    def sell(self, state, player, n) -> None:
+        colour = self.sell_colour(state)
+        if n == 0:
+            emit(state, f"{player} sells nothing.")
+            return
+        price = self.held_by_all(state, colour)
+        pl = state["players"][player]
+        sold = [c for c in pl["shares"] if company(c) == colour][:n]
+        for c in sold:
+            pl["shares"].remove(c)
+        state["box"].extend(sold)
+        pl["score"] += n * price
+        emit(state, f"{player} sells {n} {colour} share{'s' if n != 1 else ''} at {price} each: +{n * price}.")
+
+    def end_round(self, state, taker) -> None:
+        state["start"] = taker
+        self.start_round(state)
+
+    def next_in(self, state, player) -> str:
+        """The next player clockwise from `player` who is still in the auction."""
+        seats, inside = state["seats"], state["auction"]["in"]
+        i = seats.index(player)
+        for k in range(1, len(seats) + 1):
+            q = seats[(i + k) % len(seats)]
+            if q in inside and q != player:
+                return q
+        return player
+
+    def default_order(self, state, player):
+        return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
+
+    # ---- scores -------------------------------------------------------------------------
+    def final_points(self, state, player) -> dict:
+        pl = state["players"][player]
+        return {"chip_points": pl["chips"] // 5}
+
+    def standings(self, state) -> list[dict]:
+        over = self.is_over(state)
+        rows = []
+        for p in state["seats"]:
+            pl = state["players"][p]
+            row = {"player": p, "score": pl["score"], "shares": len(pl["shares"])}
+            if over:
+                extra = self.final_points(state, p)
+                row.update(track=pl["score"], chips=pl["chips"], **extra)
+                row["score"] = pl["score"] + sum(v for k, v in extra.items() if k.endswith("_points"))
+            rows.append(row)
+        key = (lambda r: (-r["score"], -r["shares"])) if over else (lambda r: -r["score"])
+        rows.sort(key=key)
+        for i, r in enumerate(rows):
+            r["rank"] = rows[i - 1]["rank"] if i and key(rows[i - 1]) == key(r) else i + 1
+        return rows
+
+    def summary(self, state) -> dict:
+        return {"round": state["round"], "phase": state["phase"]}
+
+    # ---- views --------------------------------------------------------------------------
+    def view(self, state, player) -> dict:
+        over = self.is_over(state)
+        card = state["revealed"]
+        players = []
+        for p in state["seats"]:
+            pl = state["players"][p]
+            row = {
+                "name": p,
+                "score": pl["score"],
+                "shares": {c: self.count(pl, c) for c in self.colours() if self.count(pl, c)},
+                "cards": sorted(pl["shares"]),
+                "in_auction": p in state["auction"]["in"],
+                "credit": pl["credit"],
+            }
+            if over or player in (p, GM):
+                row["chips"] = pl["chips"]
+            players.append(row)
+        awaiting = self.awaiting(state)
+        v = {
+            "title": self.title,
+            "round": state["round"],
+            "phase": state["phase"],
+            "revealed": {"card": card, "company": "" if card == CRASH else company(card),
+                         "border": "" if card == CRASH else border(card)},
+            "pot": state["pot"],
+            "bank": state["bank"],
+            "deck_left": len(state["deck"]),
+            "start": state["start"],
+            "auction": {"in": state["auction"]["in"], "out": state["auction"]["out"], "turn": state["auction"]["turn"]},
+            "winner": state["winner"],
+            "second": state["second"],
+            "players": players,
+            "awaiting": awaiting,
+            "prompts": {p: self.prompt(state, p) for p in awaiting},
+            "events": visible_events(state, player),
+            "game_over": over,
+            "standings": self.standings(state) if over else [],
+        }
+        if player in state["players"]:
+            v["you"] = {"name": player, "chips": state["players"][player]["chips"]}
+        if player == GM:
+            v["deck"] = list(state["deck"])
+        return v
+
+    # ---- consistency --------------------------------------------------------------------
+    def check(self, state) -> None:
+        seats = state["seats"]
+        if list(state["players"]) != seats:
+            fail(f"state.players {list(state['players'])} do not match the seats {seats}")
+        if state["phase"] not in ("auction", "winner", "second", "over"):
+            fail(f"state.phase '{state['phase']}' is not a phase of {self.name}")
+        for p, pl in state["players"].items():
+            for key in ("chips", "score"):
+                if type(pl[key]) is not int:
+                    fail(f"state.players.{p}.{key} must be a whole number")
+            if pl["chips"] < 0:
+                fail(f"state.players.{p}.chips is negative")
+        for key in ("pot", "bank", "round"):
+            if type(state[key]) is not int or state[key] < 0:
+                fail(f"state.{key} must be a whole number >= 0")
+        chips = sum(pl["chips"] for pl in state["players"].values()) + state["bank"] + state["pot"]
+        if chips != self.data["chips"]:
+            fail(f"chips do not add up: players, bank and pot hold {chips}, not {self.data['chips']}")
+        cards = list(state["deck"]) + [state["revealed"]] + list(state["box"])
+        for pl in state["players"].values():
+            cards += pl["shares"]
+        if Counter(cards) != Counter(self.all_cards()):
+            fail("cards do not add up: deck, revealed card, shares and box are not the 32 cards of the game")
+        a = state["auction"]
+        if state["phase"] == "auction":
+            if a["turn"] not in a["in"] or not set(a["in"]) <= set(seats) or set(a["in"]) & set(a["out"]):
+                fail("state.auction is inconsistent: the player to act is not in the auction")
+        elif state["phase"] in ("winner", "second"):
+            if state["winner"] not in seats or state["second"] not in seats or state["winner"] == state["second"]:
+                fail("state.winner and state.second must be two different players")
+        elif state["revealed"] != CRASH:
+            fail("the game is over but the crash card is not revealed")
