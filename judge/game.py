@@ -141,7 +141,8 @@ class Game:
         if rs.is_over(state):
             raise GameOver("the game has ended", line)
         awaiting = rs.awaiting(state)
-        if player not in awaiting:
+        # The game master's orders always reach the ruleset, which refuses those out of place.
+        if player != GM and player not in awaiting:
             who = ", ".join(awaiting)
             raise NotYourTurn(f"waiting for {who} ({rs.prompt(state, awaiting[0])})", line)
         try:

@@ -113,7 +113,10 @@ class Ruleset:
         raise NotImplementedError
 
     def parse(self, state: dict, player: str, text: str) -> Order:
-        """The only legality check: the order `text` of `player` (who is awaited) in `state`."""
+        """The only legality check: the order `text` of `player` in `state`. `player` is awaited,
+        or is GM (game master orders reach parse whether or not GM is awaited: refuse those out
+        of place with NotYourTurn or IllegalOrder). Raise OrderSyntaxError, IllegalOrder,
+        AmbiguousOrder with the reason and `text`."""
         raise NotImplementedError
 
     def apply(self, state: dict, order: Order, rng) -> None:
@@ -145,6 +148,13 @@ class Ruleset:
 
     def summary(self, state: dict) -> dict:
         """Round and phase for `judge status`."""
+        raise NotImplementedError
+
+    def resample_hidden(self, state: dict, player: str, rng) -> dict:
+        """A changed copy of `state` in which what `player` may not know (other players' secrets,
+        the order of undealt cards, others' secret orders) is redrawn consistently with all that
+        `player` has seen. The privacy tests check that `player`'s view stays byte-for-byte the
+        same; the change must be real whenever something is hidden from `player`."""
         raise NotImplementedError
 
     # ---- hooks with a default -------------------------------------------------------------

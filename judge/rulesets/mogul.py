@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import IllegalOrder, OrderSyntaxError, UsageError
+from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, words
 from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
 
@@ -253,6 +253,8 @@ class Mogul(Ruleset):
         return ""
 
     def parse(self, state, player, text) -> Order:
+        if player == GM:
+            raise NotYourTurn("the game master gives no orders in mogul; use --as PLAYER", text)
         w = words(text)
         verb = w[0]
         if verb not in self.verbs:
@@ -378,6 +380,27 @@ class Mogul(Ruleset):
             if q in inside and q != player:
                 return q
         return player
+
+    def resample_hidden(self, state, player, rng) -> dict:
+        """Redraw the pile (the crash stays among the last cards) and the other players' chips."""
+        import copy
+
+        s = copy.deepcopy(state)
+        deck = s["deck"]
+        if CRASH in deck:
+            k = min(len(deck), self.data["crash_among_last"] + 1)
+            head, tail = deck[: len(deck) - k], deck[len(deck) - k:]
+            rng.shuffle(head)
+            rng.shuffle(tail)
+            deck[:] = head + tail
+        if not self.is_over(s):
+            others = [q for q in s["seats"] if q != player]
+            total = sum(s["players"][q]["chips"] for q in others)
+            for q in others:
+                s["players"][q]["chips"] = 0
+            for _ in range(total):
+                s["players"][rng.choice(others)]["chips"] += 1
+        return s
 
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
