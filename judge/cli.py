@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import bots, gamefile, ruleset as registry
-from .errors import JudgeError, UsageError, VerifyError
+from .errors import JudgeError, NotYourTurn, UsageError, VerifyError
 from .game import Game
 from .ruleset import GM
 
@@ -210,8 +210,9 @@ def bot(
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         player = game.player_name(as_)
+        game.check_turn(player)
         if player not in game.awaiting():
-            game.submit(player, ["pass"])  # raises the precise refusal (not your turn, game over)
+            raise NotYourTurn("the game master has no order to give now")
         text = bots.choose(game, player, kind)
         accepted = game.submit(player, [text])
         gamefile.save(game, game_file)

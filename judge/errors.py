@@ -31,12 +31,13 @@ class OrderError(JudgeError):
         super().__init__(self.message())
 
     def message(self) -> str:
-        quoted = f' "{self.line}"' if self.line else ""
-        return f"{self.kind}{quoted}: {self.reason}"
+        if not self.line:
+            return f"{self.kind}: {self.reason}"
+        return f'{self.kind} "{self.line}": {self.reason}'
 
 
 class OrderSyntaxError(OrderError):
-    kind = "syntax error in"
+    kind = "syntax error"
 
 
 class IllegalOrder(OrderError):
@@ -48,11 +49,11 @@ class AmbiguousOrder(OrderError):
 
 
 class NotYourTurn(OrderError):
-    kind = "not your turn for"
+    kind = "not your turn"
 
 
 class GameOver(OrderError):
-    kind = "game over, refused"
+    kind = "game over"
 
 
 class StaleOrder(OrderError):
@@ -60,7 +61,7 @@ class StaleOrder(OrderError):
 
 
 class UnknownPlayer(OrderError):
-    kind = "unknown player for"
+    kind = "unknown player"
 
 
 class VerifyError(JudgeError):

@@ -136,15 +136,20 @@ class Game:
         self.log.extend(entries)
         return accepted
 
-    def _parse(self, state: dict, player: str, body: str, line: str) -> Order:
-        rs = self.ruleset
+    def check_turn(self, player: str, line: str = "", state: dict | None = None) -> None:
+        """Refuse an order of `player` now: the game is over, or it is not their turn.
+        The game master's orders always reach the ruleset, which refuses those out of place."""
+        rs, state = self.ruleset, self.state if state is None else state
         if rs.is_over(state):
             raise GameOver("the game has ended", line)
         awaiting = rs.awaiting(state)
-        # The game master's orders always reach the ruleset, which refuses those out of place.
         if player != GM and player not in awaiting:
             who = ", ".join(awaiting)
             raise NotYourTurn(f"waiting for {who} ({rs.prompt(state, awaiting[0])})", line)
+
+    def _parse(self, state: dict, player: str, body: str, line: str) -> Order:
+        rs = self.ruleset
+        self.check_turn(player, line, state)
         try:
             return rs.parse(state, player, body)
         except JudgeError as e:

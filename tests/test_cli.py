@@ -101,7 +101,7 @@ def test_orders_from_a_file_and_from_standard_input(game, tmp_path):
 
 
 @pytest.mark.parametrize("orders, code, message", [
-    (["dance"], 4, 'syntax error in "dance": unknown order'),
+    (["dance"], 4, 'syntax error "dance": unknown order'),
     (["#0 bid"], 4, "stale order"),
     (["sell 2"], 4, "illegal order \"sell 2\": the auction is on"),
     (["bid", "bid"], 4, "not your turn"),  # the first is not applied either
