@@ -109,10 +109,3 @@ def locked(path):
     finally:
         os.close(fd)
 
-
-@contextmanager
-def updating(path):
-    """Load a game under the lock; the caller changes it and calls save(game, path) itself.
-    Nothing is written unless save() is called, so a refused order leaves the file unchanged."""
-    with locked(path) as p:
-        yield load(p)
