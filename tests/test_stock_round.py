@@ -46,6 +46,9 @@ def from_bank(g, amount, to="FTR"):
     SR.check(g.state)
 
 
+OTHERS_PASS = ("carol: pass", "dave: pass", "alice: pass")
+
+
 def bob_holds_ftr(n) -> Game:
     """alice starts FTR at 90; bob buys n FTR shares from the company, the others pass."""
     g = new()
@@ -53,7 +56,14 @@ def bob_holds_ftr(n) -> Game:
     for i in range(n):
         play(g, "bob: buy FTR company")
         if i < n - 1:
-            play(g, "carol: pass", "dave: pass", "alice: pass")
+            play(g, *OTHERS_PASS)
+    return g
+
+
+def bob_to_act(n) -> Game:
+    """bob holds n FTR shares and it is his turn again."""
+    g = bob_holds_ftr(n)
+    play(g, *OTHERS_PASS)
     return g
 
 
@@ -74,8 +84,7 @@ def test_start_money_bank_and_a_par_purchase():
 
 
 def test_sale_where_every_offered_share_is_bought_leaves_the_price():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     bob = money(g, "bob")
     play(g, "bob: sell FTR 2")
     assert g.awaiting() == ["carol"]  # the seller's left first
@@ -94,8 +103,7 @@ def test_sale_where_every_offered_share_is_bought_leaves_the_price():
 
 
 def test_sale_where_nobody_buys_steps_the_price_down_row_by_row():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     bob = money(g, "bob")
     play(g, "bob: sell FTR 2", "carol: offer no", "dave: offer no", "alice: offer no")
     assert g.awaiting() == ["alice"] and "for FTR itself" in SR.prompt(g.state, "alice")  # the director decides for FTR
@@ -110,8 +118,7 @@ def test_sale_where_nobody_buys_steps_the_price_down_row_by_row():
 
 
 def test_on_the_bottom_row_the_pool_pays_two_columns_left_and_the_token_steps_left():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     co(g)["token"] = [6, 10]  # arranged: FTR on the bottom row at 73
     bob = money(g, "bob")
     play(g, "bob: sell FTR 2", *["carol: offer no", "dave: offer no", "alice: offer no", "alice: offer no"] * 2)
@@ -121,9 +128,8 @@ def test_on_the_bottom_row_the_pool_pays_two_columns_left_and_the_token_steps_le
 
 
 def test_mixed_sale_offered_again_then_absorbed_by_the_pool():
-    g = bob_holds_ftr(4)
+    g = bob_to_act(4)
     assert co(g)["director"] == "bob"  # 4 shares beat alice's 2
-    play(g, "carol: pass", "dave: pass", "alice: pass")
     bob = money(g, "bob")
     play(g, "bob: sell FTR 2", "carol: offer yes", "dave: offer no", "alice: offer no")
     assert g.awaiting() == ["bob"] and "for FTR itself" in SR.prompt(g.state, "bob")  # bob directs FTR
@@ -136,8 +142,7 @@ def test_mixed_sale_offered_again_then_absorbed_by_the_pool():
 
 
 def test_players_who_cannot_take_a_share_are_not_asked():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     g.state["players"]["carol"]["money"] -= 400  # arranged: carol has $50 < $90
     g.state["bank"] += 400
     play(g, "bob: sell FTR 1")
@@ -145,8 +150,7 @@ def test_players_who_cannot_take_a_share_are_not_asked():
 
 
 def test_buying_from_the_pool_costs_one_column_right_and_pays_the_bank():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     play(g, "bob: sell FTR 1", "carol: offer no", "dave: offer no", "alice: offer no", "alice: offer no")
     assert co(g)["pool"] == 1 and co(g)["token"] == [3, 10] and price(g) == 86
     play(g, "bob: pass")
@@ -160,8 +164,7 @@ def test_buying_from_the_pool_costs_one_column_right_and_pays_the_bank():
 
 
 def test_round_end_priority_deal_and_operating_results():
-    g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass")
+    g = bob_to_act(2)
     assert g.state["phase"] == "stock"  # bob bought last: four passes are needed
     play(g, "bob: pass")
     assert g.state["phase"] == "operating" and g.awaiting() == [GM]
@@ -189,13 +192,13 @@ def test_round_end_priority_deal_and_operating_results():
     assert co(g)["token"] == [1, 11] and price(g) == 105  # the only company with trains: the bump
     with pytest.raises(NotYourTurn, match="stock round is on"):
         g.submit(GM, ["operate FTR 10 pay"])
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: pass", "gm: operate FTR 60 withhold")
+    play(g, *OTHERS_PASS, "bob: pass", "gm: operate FTR 60 withhold")
     assert co(g)["treasury"] == treasury - 80 + 60 and price(g) == 95  # one column left
 
 
 def test_pool_and_company_shares_pay_the_company():
     g = bob_holds_ftr(1)
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: sell FTR 1",
+    play(g, *OTHERS_PASS, "bob: sell FTR 1",
          "carol: offer no", "dave: offer no", "alice: offer no", "alice: offer no")
     play(g, "bob: pass", "carol: pass", "dave: pass", "alice: pass", "bob: pass")
     treasury = co(g)["treasury"]
@@ -205,7 +208,7 @@ def test_pool_and_company_shares_pay_the_company():
 
 def test_reissue_is_declared_by_directors_and_sold_after_new_shares():
     g = bob_holds_ftr(3)
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: sell FTR 1",
+    play(g, *OTHERS_PASS, "bob: sell FTR 1",
          "carol: offer no", "dave: offer no", "alice: offer no", "bob: offer yes")  # bob directs FTR: FTR buys
     assert co(g)["held"] == 1
     treasury = co(g)["treasury"]
@@ -247,16 +250,25 @@ def test_train_mix_bump_and_its_tie():
     play(g, "gm: done")
     assert [co(g, "FTR")["token"], co(g, "SFR")["token"]] == before  # three 2s each: a full tie
     assert any("tie for the most modern trains" in e["text"] for e in g.state["events"])
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: pass", "gm: train FTR 3",
+    play(g, *OTHERS_PASS, "bob: pass", "gm: train FTR 3",
          "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
     r, c = before[0]
     assert co(g, "FTR")["token"] == [r - 1, c - 1]  # withheld once more, then one row up
     assert co(g, "SFR")["token"] == [r, c - 1]
     co(g, "FTR")["token"] = [0, 5]  # arranged: on the top row
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: pass",
+    play(g, *OTHERS_PASS, "bob: pass",
          "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
     assert co(g, "FTR")["token"] == [0, 4]  # the withhold moved it left, the bump could not raise it
     assert any("on the top row already" in e["text"] for e in g.state["events"])
+
+
+def test_train_mixes_compare_from_the_newest_down():
+    state = new().state
+    mixes = {"FTR": ["2", "6"], "SFR": ["5", "4", "5"], "PST": ["2", "3", "2"], "MBR": ["3", "2"]}
+    for name, trains in mixes.items():
+        state["companies"][name]["trains"] = trains
+    assert SR.mix(state, "FTR") > SR.mix(state, "SFR")  # 6+2 beats 5+5+4
+    assert SR.mix(state, "PST") > SR.mix(state, "MBR")  # 3+2+2 beats 3+2
 
 
 def test_trains_rust_when_a_later_type_appears_and_limits_hold():
@@ -289,6 +301,15 @@ def test_directorship_changes_hands_and_the_directors_certificate_stays():
     assert co(g)["director"] == "bob" and co(g)["shares"] == {"alice": 2, "bob": 3, "carol": 0, "dave": 0}
     assert SR.certs(g.state, "alice") == 2 and SR.certs(g.state, "bob") == 2  # 2 singles; director's cert + 1
     assert "FTR 3(dir)" in render(g.view(None))
+
+
+def test_a_director_selling_below_another_holder_hands_over_at_once():
+    g = new()
+    play(g, "alice: par FTR 60", "bob: buy FTR company", "carol: pass", "dave: pass")
+    play(g, *["alice: buy FTR company", "bob: buy FTR company", "carol: pass", "dave: pass"] * 2)
+    assert co(g)["director"] == "alice" and co(g)["shares"]["alice"] == 4 and co(g)["shares"]["bob"] == 3
+    play(g, "alice: sell FTR 2", "bob: offer no", "carol: offer no", "dave: offer no")
+    assert co(g)["director"] == "bob" and g.awaiting() == ["bob"]  # bob decides for FTR now
 
 
 def test_sixty_percent_and_certificate_limits():
@@ -327,7 +348,7 @@ def test_refusals_are_precise():
         g.submit("carol", ["offer yes"])
     with pytest.raises(OrderSyntaxError, match="game master's orders are"):
         g.submit(GM, ["pass"])
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: sell FTR 1")
+    play(g, *OTHERS_PASS, "bob: sell FTR 1")
     with pytest.raises(IllegalOrder, match="a sale of FTR is in progress"):
         g.submit("carol", ["pass"])
     with pytest.raises(IllegalOrder, match="a sale is in progress"):
@@ -350,7 +371,7 @@ def test_game_master_ends_the_game_and_the_richest_wins():
 
 def test_the_bank_breaking_ends_the_game_after_the_round():
     g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: pass")
+    play(g, *OTHERS_PASS, "bob: pass")
     g.state["players"]["dave"]["money"] += g.state["bank"] - 10  # arranged: $10 left in the bank
     g.state["bank"] = 10
     play(g, "gm: operate FTR 100 pay")
@@ -388,7 +409,7 @@ def test_check_names_what_does_not_add_up():
 
 def test_save_load_and_replay_in_the_middle_of_a_sale(tmp_path):
     g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: sell FTR 2", "carol: offer yes")
+    play(g, *OTHERS_PASS, "bob: sell FTR 2", "carol: offer yes")
     path = tmp_path / "g.toml"
     gamefile.create(g, path)
     loaded = gamefile.load(path)
@@ -398,7 +419,7 @@ def test_save_load_and_replay_in_the_middle_of_a_sale(tmp_path):
 
 def test_everything_is_public():
     g = bob_holds_ftr(2)
-    play(g, "carol: pass", "dave: pass", "alice: pass", "bob: sell FTR 2")
+    play(g, *OTHERS_PASS, "bob: sell FTR 2")
     views = [SR.view(g.state, p) for p in (None, GM, *g.players)]
     assert all(v == views[0] for v in views)
     assert SR.resample_hidden(g.state, "carol", None) == g.state

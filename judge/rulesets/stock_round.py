@@ -422,6 +422,7 @@ class StockRound(Ruleset):
         state["sold"], state["last_actor"], state["passes"] = co, p, 0
         state["sale"] = {"company": co, "seller": p, "left": n, "bought": 0, "queue": []}
         emit(state, f"{p} offers {plural(n, co + ' share')} at ${self.price(state, co)}: anyone wants a share?")
+        self.fix_director(state, co)
         self.new_pass(state)
         self.advance_sale(state)
 
