@@ -211,7 +211,7 @@ class StockRound(Ruleset):
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
-            return f"reissue {co} N: shares of its {state['companies'][co]['held']} offered for re-issue"
+            return f"reissue {co} N: how many of its {state['companies'][co]['held']} own shares {co} offers for re-issue"
         if phase == "stock":
             if state["sold"]:
                 return "buy one share or par a company, or pass"
