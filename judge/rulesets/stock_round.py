@@ -1,0 +1,820 @@
+"""The 18xx stock round of 1876v2 Trinidad (rules/stock-round.txt, RULINGS.md §4).
+
+Stock rounds of player turns (sell shares of one company, then buy at most one share, or
+pass) alternate with operating rounds in which the game master enters each company's result.
+A sale runs "Anyone wants a share?": from the seller's left every player, then the company
+(its director decides), may take one offered share at market price; a pass in which nobody
+takes one makes the Pool absorb a share at a reduced price. Every decision is an order.
+
+Everything is public, as in all 18xx games; the market, trains and limits are in
+games/stock-round.toml (a documented stand-in).
+"""
+from __future__ import annotations
+
+import copy
+
+from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
+from ..orders import Order, parse_count, pick, words
+from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
+
+COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
+PHASES = ("reissue", "stock", "operating", "over")
+PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue")
+GM_VERBS = ("operate", "train", "done", "end")
+MAX_ROUNDS = 20
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@register
+class StockRound(Ruleset):
+    name = "stock-round"
+    title = "Stock Round (1876v2 Trinidad)"
+    version = 1
+    min_players, max_players = 3, 6
+    options = (
+        Option("rounds", 6, f"the game ends after this many operating rounds (1 to {MAX_ROUNDS}) "
+                            "unless the game master ends it sooner or the bank breaks"),
+    )
+    # Per stock round, each player buys at most 6 shares of each company before selling it
+    # and sells it at most 6 times (no buying back after a sale): at most 60 acting turns a
+    # player, 720 orders for 6 players, 2,166 passes, 2,160 sale decisions, 5 re-issues; an
+    # operating round takes at most 6 orders plus the 20 trains of the game.
+    max_moves = MAX_ROUNDS * 5100 + 40
+
+    # ---- components ---------------------------------------------------------------------
+    @property
+    def companies(self) -> list[str]:
+        return list(self.data["companies"])
+
+    @property
+    def grid(self) -> list[list[int]]:
+        return self.data["market"]["grid"]
+
+    def train(self, kind: str) -> dict:
+        return next(t for t in self.data["trains"] if t["type"] == kind)
+
+    def train_types(self) -> list[str]:
+        return [t["type"] for t in self.data["trains"]]
+
+    def par_prices(self) -> dict[int, list[int]]:
+        return {self.grid[r][c]: [r, c] for r, c in self.data["market"]["par"]}
+
+    def cell(self, row: int, col: int) -> int:
+        last = len(self.grid[0]) - 1
+        return self.grid[row][max(0, min(col, last))]
+
+    def price(self, state, co) -> int:
+        return self.cell(*state["companies"][co]["token"])
+
+    def pool_price(self, state, co) -> int:
+        r, c = state["companies"][co]["token"]
+        return self.cell(r, c + 1)
+
+    def cert_limit(self, state) -> int:
+        return self.data["cert_limit"][str(len(state["seats"]))]
+
+    def check_players(self, players, options) -> None:
+        super().check_players(players, options)
+        if not 1 <= options.get("rounds", 6) <= MAX_ROUNDS:
+            raise UsageError(f"option rounds is from 1 to {MAX_ROUNDS}")
+
+    # ---- setup --------------------------------------------------------------------------
+    def setup(self, state, options, rng, setup) -> None:
+        seats = state["seats"]
+        unknown = set(setup) - {"priority"}
+        if unknown:
+            raise UsageError(f"setup: unknown keys {', '.join(sorted(unknown))} (known: priority)")
+        priority = setup.get("priority") or rng.choice(seats)
+        if priority not in seats:
+            raise UsageError(f"setup: priority '{priority}' is not a player")
+        each = self.data["start_money"] // len(seats)
+        state.update(
+            round=0, or_round=0, phase="stock", bank=self.data["bank"] - each * len(seats), broken=False,
+            priority=priority, turn=priority, passes=0, last_actor="", sold="",
+            sold_round={p: [] for p in seats}, reissue=[], operated=[], sale={},
+            players={p: {"money": each} for p in seats},
+            companies={co: self.new_company(seats) for co in self.companies},
+            trains={"bank": {t["type"]: t["count"] for t in self.data["trains"]},
+                    "scrapped": {t["type"]: 0 for t in self.data["trains"]}},
+        )
+        emit(state, f"Each player receives ${each}; {priority} has the priority deal.")
+        self.start_stock_round(state)
+
+    def new_company(self, seats) -> dict:
+        return {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
+                "pool": 0, "ipo": self.data["shares"], "held": 0, "offered": 0, "trains": []}
+
+    # ---- holdings -----------------------------------------------------------------------
+    def certs(self, state, p) -> int:
+        """Certificates of `p`: the director's certificate (2 shares) counts as one."""
+        return sum(c["shares"][p] - (c["director"] == p) for c in state["companies"].values())
+
+    def why_not_hold(self, state, p, co, shares=1, certs=1) -> str:
+        if co in state["sold_round"][p]:
+            return f"you sold {co} shares this stock round and may not buy them back in it"
+        have = state["companies"][co]["shares"][p]
+        if have + shares > self.data["holding_limit"]:
+            return f"you would hold more than {self.data['holding_limit'] * 10}% of {co}"
+        limit = self.cert_limit(state)
+        if self.certs(state, p) + certs > limit:
+            return f"you would hold more than {limit} certificates"
+        return ""
+
+    def why_not_buy(self, state, p, co, source) -> str:
+        c = state["companies"][co]
+        if not c["director"]:
+            return f"{co} has not started: start it with par {co} PRICE"
+        why = self.why_not_hold(state, p, co)
+        if why:
+            return why
+        if source == "pool":
+            if not c["pool"]:
+                return f"the Pool holds no {co} shares"
+            cost = self.pool_price(state, co)
+        else:
+            if not c["ipo"] + c["offered"]:
+                return f"{co} offers no share (no new one left, none offered for re-issue)"
+            cost = self.price(state, co)
+        money = state["players"][p]["money"]
+        return f"you have ${money}; a {co} share from the {source} costs ${cost}" if money < cost else ""
+
+    def why_not_par(self, state, p, co, par) -> str:
+        c = state["companies"][co]
+        if c["director"]:
+            return f"{co} has started already (director {c['director']}): buy its shares"
+        pars = self.par_prices()
+        if par not in pars:
+            return f"a par value is one of {', '.join(map(str, pars))}"
+        money = state["players"][p]["money"]
+        if money < 2 * par:
+            return f"you have ${money}; the director's certificate at par {par} costs ${2 * par}"
+        return self.why_not_hold(state, p, co, shares=self.data["director_shares"])
+
+    def sellable(self, state, p, co) -> int:
+        """Shares of `co` that `p` may sell: the director's certificate stays."""
+        c = state["companies"][co]
+        return c["shares"][p] - (self.data["director_shares"] if c["director"] == p else 0)
+
+    def fix_director(self, state, co) -> None:
+        """Another player holding more shares than the director takes the directorship
+        (the nearest to the director's left on a tie)."""
+        c = state["companies"][co]
+        d = c["director"]
+        best = d
+        for q in self.round_from(state, d)[1:]:
+            if c["shares"][q] > c["shares"][best]:
+                best = q
+        if best != d:
+            c["director"] = best
+            emit(state, f"{best} holds more {co} shares than {d} and becomes its director.")
+
+    def round_from(self, state, p) -> list[str]:
+        seats = state["seats"]
+        i = seats.index(p)
+        return seats[i:] + seats[:i]
+
+    # ---- money --------------------------------------------------------------------------
+    def bank_pay(self, state, amount) -> int:
+        paid = min(amount, state["bank"])
+        state["bank"] -= paid
+        if paid < amount and not state["broken"]:
+            state["broken"] = True
+            emit(state, "The bank is broken: the game ends at the end of this round.")
+        return paid
+
+    # ---- whose order --------------------------------------------------------------------
+    def awaiting(self, state) -> list[str]:
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        if state["sale"]:
+            head = state["sale"]["queue"][0]
+            return [state["companies"][state["sale"]["company"]]["director"] if head == COMPANY else head]
+        if phase == "reissue":
+            return [state["companies"][state["reissue"][0]]["director"]]
+        if phase == "stock":
+            return [state["turn"]]
+        return [GM]
+
+    def is_over(self, state) -> bool:
+        return state["phase"] == "over"
+
+    def prompt(self, state, player) -> str:
+        sale = state["sale"]
+        if sale:
+            co = sale["company"]
+            who = f"for {co} itself" if sale["queue"][0] == COMPANY else "for yourself"
+            return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)} {who}"
+        phase = state["phase"]
+        if phase == "reissue":
+            co = state["reissue"][0]
+            return f"reissue {co} N: how many of its {state['companies'][co]['held']} own shares {co} offers for re-issue"
+        if phase == "stock":
+            if state["sold"]:
+                return "buy one share or par a company, or pass"
+            return "sell, buy one share, par a company, or pass"
+        if phase == "operating":
+            return "operating results: operate CO REVENUE pay|withhold, train CO TYPE, done, end"
+        return ""
+
+    def legal_orders(self, state, player) -> list[str]:
+        if player not in self.awaiting(state):
+            return []
+        if state["sale"]:
+            return ["offer yes", "offer no"]
+        phase = state["phase"]
+        if phase == "reissue":
+            co = state["reissue"][0]
+            return [f"reissue {co} {n}" for n in range(state["companies"][co]["held"] + 1)]
+        if phase == "operating":
+            return self.gm_orders(state)
+        orders = []
+        for co in self.companies:
+            if not state["sold"]:
+                orders += [f"sell {co} {n}" for n in range(1, self.sellable(state, player, co) + 1)]
+            orders += [f"buy {co} {src}" for src in ("pool", "company") if not self.why_not_buy(state, player, co, src)]
+            orders += [f"par {co} {par}" for par in self.par_prices() if not self.why_not_par(state, player, co, par)]
+        return orders + ["pass"]
+
+    def gm_orders(self, state) -> list[str]:
+        """The game master's orders: every train purchase, and for each company to operate
+        a range of typical revenues (any multiple of 10 is accepted)."""
+        orders = []
+        kind = self.next_train(state)
+        for co in self.started(state):
+            if kind and not self.why_not_train(state, co, kind):
+                orders.append(f"train {co} {kind}")
+            if co in state["operated"]:
+                continue
+            orders.append(f"operate {co} 0 withhold")
+            top = sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40
+            for rev in range(20, top + 1, 20):
+                orders += [f"operate {co} {rev} pay", f"operate {co} {rev} withhold"]
+        if not self.why_not_done(state):
+            orders.append("done")
+        return orders + ["end"]
+
+    def default_order(self, state, player):
+        if state["sale"]:
+            return "offer no"
+        if state["phase"] == "reissue":
+            return f"reissue {state['reissue'][0]} 0"
+        return "pass" if state["phase"] == "stock" else None
+
+    def started(self, state) -> list[str]:
+        return [co for co in self.companies if state["companies"][co]["director"]]
+
+    # ---- parsing ------------------------------------------------------------------------
+    def parse(self, state, player, text) -> Order:
+        w = words(text)
+        if not w:
+            raise OrderSyntaxError("an empty order", text)
+        verb, args = w[0], w[1:]
+        if player == GM:
+            return self.parse_gm(state, verb, args, text)
+        if verb in GM_VERBS:
+            raise NotYourTurn(f"'{verb}' is the game master's order (operating results)", text)
+        if verb not in PLAYER_VERBS:
+            raise OrderSyntaxError(f"unknown order '{verb}' (orders: {', '.join(PLAYER_VERBS)})", text)
+        if state["sale"]:
+            if verb != "offer":
+                raise IllegalOrder(f"a sale of {state['sale']['company']} is in progress: {self.prompt(state, player)}", text)
+            if len(args) != 1:
+                raise OrderSyntaxError("write offer yes or offer no", text)
+            return Order(player, "offer", (pick(args[0], ("yes", "no"), text, what="answer"),))
+        if state["phase"] == "reissue":
+            return self.parse_reissue(state, player, verb, args, text)
+        if verb == "offer":
+            raise IllegalOrder("no share is on offer: offer answers a sale", text)
+        if verb == "reissue":
+            raise IllegalOrder("directors declare re-issues at the start of a stock round only", text)
+        if verb == "pass":
+            if args:
+                raise OrderSyntaxError("'pass' takes nothing after it", text)
+            return Order(player, "pass")
+        if not args:
+            raise OrderSyntaxError(f"write {verb} COMPANY ...", text)
+        co = pick(args[0], self.companies, text, what="company")
+        if verb == "sell":
+            if len(args) != 2:
+                raise OrderSyntaxError("write sell COMPANY N", text)
+            n = parse_count(args[1], text)
+            if n == 0:
+                raise OrderSyntaxError("sell at least 1 share (or pass)", text)
+            if state["sold"]:
+                raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
+            can = self.sellable(state, player, co)
+            if n > can:
+                note = " (the director's certificate cannot be sold)" if state["companies"][co]["director"] == player else ""
+                raise IllegalOrder(f"you may sell only {plural(can, co + ' share')}{note}", text)
+            return Order(player, "sell", (co, n))
+        if verb == "buy":
+            if len(args) != 2:
+                raise OrderSyntaxError("write buy COMPANY pool or buy COMPANY company", text)
+            source = pick(args[1], ("pool", "company"), text, what="source")
+            why = self.why_not_buy(state, player, co, source)
+            if why:
+                raise IllegalOrder(why, text)
+            return Order(player, "buy", (co, source))
+        if len(args) != 2:
+            raise OrderSyntaxError("write par COMPANY PRICE", text)
+        par = parse_count(args[1], text, what="price")
+        why = self.why_not_par(state, player, co, par)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(player, "par", (co, par))
+
+    def parse_reissue(self, state, player, verb, args, text) -> Order:
+        co = state["reissue"][0]
+        if verb != "reissue":
+            raise IllegalOrder(f"directors declare re-issues first: {self.prompt(state, player)}", text)
+        if len(args) != 2:
+            raise OrderSyntaxError("write reissue COMPANY N", text)
+        named = pick(args[0], self.companies, text, what="company")
+        if named != co:
+            raise IllegalOrder(f"declare for {co} now", text)
+        n = parse_count(args[1], text)
+        held = state["companies"][co]["held"]
+        if n > held:
+            raise IllegalOrder(f"{co} holds only {plural(held, 'share')} of its own", text)
+        return Order(player, "reissue", (co, n))
+
+    def parse_gm(self, state, verb, args, text) -> Order:
+        if verb not in GM_VERBS:
+            raise OrderSyntaxError(f"the game master's orders are {', '.join(GM_VERBS)}; players' orders go with --as NAME", text)
+        if verb in ("done", "end"):
+            if args:
+                raise OrderSyntaxError(f"'{verb}' takes nothing after it", text)
+            if verb == "end" and state["sale"]:
+                raise IllegalOrder("a sale is in progress: end the game when it is complete", text)
+        if verb == "end":
+            return Order(GM, "end")
+        if state["phase"] != "operating":
+            raise NotYourTurn(f"the stock round is on; operating results come after it ({self.prompt(state, self.awaiting(state)[0])})", text)
+        if verb == "done":
+            why = self.why_not_done(state)
+            if why:
+                raise IllegalOrder(why, text)
+            return Order(GM, "done")
+        if not args:
+            raise OrderSyntaxError(f"write {verb} COMPANY ...", text)
+        co = pick(args[0], self.companies, text, what="company")
+        if not state["companies"][co]["director"]:
+            raise IllegalOrder(f"{co} has not started", text)
+        if verb == "train":
+            if len(args) != 2:
+                raise OrderSyntaxError("write train COMPANY TYPE", text)
+            kind = pick(args[1], self.train_types(), text, what="train")
+            why = self.why_not_train(state, co, kind)
+            if why:
+                raise IllegalOrder(why, text)
+            return Order(GM, "train", (co, kind))
+        if len(args) != 3:
+            raise OrderSyntaxError("write operate COMPANY REVENUE pay or operate COMPANY REVENUE withhold", text)
+        if co in state["operated"]:
+            raise IllegalOrder(f"{co} has operated in this round already", text)
+        revenue = parse_count(args[1], text, what="revenue")
+        if revenue % 10:
+            raise IllegalOrder("revenues are multiples of 10", text)
+        how = pick(args[2], ("pay", "withhold"), text, what="choice")
+        if how == "pay" and not revenue:
+            raise IllegalOrder("there is nothing to pay: operate with 0 withhold", text)
+        return Order(GM, "operate", (co, revenue, how))
+
+    def why_not_done(self, state) -> str:
+        todo = [co for co in self.started(state) if co not in state["operated"]]
+        return f"still to operate: {', '.join(todo)}" if todo else ""
+
+    def next_train(self, state) -> str:
+        return next((t for t in self.train_types() if state["trains"]["bank"][t]), "")
+
+    def train_limit(self, state) -> int:
+        sold = [t for t in self.data["trains"] if state["trains"]["bank"][t["type"]] < t["count"]]
+        return sold[-1]["limit"] if sold else self.data["trains"][0]["limit"]
+
+    def why_not_train(self, state, co, kind) -> str:
+        nxt = self.next_train(state)
+        if not nxt:
+            return "the bank has no trains left"
+        if kind != nxt:
+            return f"the train on sale is a {nxt} (${self.train(nxt)['cost']})"
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] < cost:
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}"
+        was = self.train_limit(state)
+        limit = min(was, self.train(kind)["limit"])
+        if len(c["trains"]) >= limit:
+            return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
+        return ""
+
+    # ---- applying -----------------------------------------------------------------------
+    def apply(self, state, order, rng) -> None:
+        getattr(self, f"do_{order.verb}")(state, order)
+
+    def do_sell(self, state, order) -> None:
+        p, (co, n) = order.player, order.args
+        state["companies"][co]["shares"][p] -= n
+        if co not in state["sold_round"][p]:
+            state["sold_round"][p].append(co)
+        state["sold"], state["last_actor"], state["passes"] = co, p, 0
+        state["sale"] = {"company": co, "seller": p, "left": n, "bought": 0, "queue": []}
+        emit(state, f"{p} offers {plural(n, co + ' share')} at ${self.price(state, co)}: anyone wants a share?")
+        self.fix_director(state, co)
+        self.new_pass(state)
+        self.advance_sale(state)
+
+    def new_pass(self, state) -> None:
+        sale = state["sale"]
+        sale["queue"] = self.round_from(state, sale["seller"])[1:] + [COMPANY]
+        sale["bought"] = 0
+
+    def can_take(self, state, who) -> bool:
+        sale = state["sale"]
+        co = sale["company"]
+        price = self.price(state, co)
+        if who == COMPANY:
+            return state["companies"][co]["treasury"] >= price
+        return state["players"][who]["money"] >= price and not self.why_not_hold(state, who, co)
+
+    def advance_sale(self, state) -> None:
+        """Skip those who cannot take a share; at the end of a pass offer again, or let the
+        Pool absorb one share when nobody took one; finish when no share is left."""
+        sale = state["sale"]
+        co = sale["company"]
+        while sale["left"]:
+            while sale["queue"] and not self.can_take(state, sale["queue"][0]):
+                sale["queue"].pop(0)
+            if sale["queue"]:
+                return
+            if not sale["bought"]:
+                self.pool_absorbs(state, co, sale["seller"])
+            if sale["left"]:
+                self.new_pass(state)
+        state["sale"] = {}
+        emit(state, f"The sale of {co} is complete; {co} stands at ${self.price(state, co)}.")
+
+    def pool_absorbs(self, state, co, seller) -> None:
+        c = state["companies"][co]
+        r, col = c["token"]
+        bottom = r == len(self.grid) - 1
+        price = self.cell(r, col - (2 if bottom else 1))
+        c["token"] = [r, max(col - 1, 0)] if bottom else [r + 1, col]
+        state["players"][seller]["money"] += self.bank_pay(state, price)
+        c["pool"] += 1
+        state["sale"]["left"] -= 1
+        emit(state, f"Nobody took a {co} share: the Pool absorbs one for ${price}; {co} falls to ${self.price(state, co)}.")
+
+    def do_offer(self, state, order) -> None:
+        sale = state["sale"]
+        co, seller = sale["company"], sale["seller"]
+        head = sale["queue"].pop(0)
+        who = co if head == COMPANY else head
+        if order.args[0] == "no":
+            emit(state, f"{who} does not take a {co} share.")
+        else:
+            price = self.price(state, co)
+            c = state["companies"][co]
+            if head == COMPANY:
+                c["treasury"] -= price
+                c["held"] += 1
+            else:
+                state["players"][head]["money"] -= price
+                c["shares"][head] += 1
+            state["players"][seller]["money"] += price
+            sale["left"] -= 1
+            sale["bought"] += 1
+            emit(state, f"{who} takes a {co} share from {seller} for ${price}.")
+            self.fix_director(state, co)
+        self.advance_sale(state)
+
+    def do_buy(self, state, order) -> None:
+        p, (co, source) = order.player, order.args
+        c = state["companies"][co]
+        if source == "pool":
+            cost = self.pool_price(state, co)
+            c["pool"] -= 1
+            state["bank"] += cost
+        else:
+            cost = self.price(state, co)
+            if c["ipo"]:
+                c["ipo"] -= 1
+            else:
+                c["offered"] -= 1
+                c["held"] -= 1
+            c["treasury"] += cost
+        state["players"][p]["money"] -= cost
+        c["shares"][p] += 1
+        emit(state, f"{p} buys a {co} share from the {source} for ${cost}.")
+        self.fix_director(state, co)
+        self.acted(state, p)
+
+    def do_par(self, state, order) -> None:
+        p, (co, par) = order.player, order.args
+        c = state["companies"][co]
+        n = self.data["director_shares"]
+        c.update(director=p, par=par, token=list(self.par_prices()[par]), treasury=n * par, ipo=c["ipo"] - n)
+        c["shares"][p] = n
+        state["players"][p]["money"] -= n * par
+        emit(state, f"{p} starts {co} ({self.data['companies'][co]}) at par ${par}, paying ${n * par} for the director's certificate.")
+        self.acted(state, p)
+
+    def acted(self, state, p) -> None:
+        state["last_actor"], state["passes"] = p, 0
+        self.end_turn(state)
+
+    def do_pass(self, state, order) -> None:
+        p = order.player
+        if state["sold"]:
+            emit(state, f"{p} buys nothing.")
+        else:
+            state["passes"] += 1
+            emit(state, f"{p} passes.")
+        self.end_turn(state)
+
+    def end_turn(self, state) -> None:
+        state["sold"] = ""
+        if state["passes"] >= len(state["seats"]):
+            self.end_stock_round(state)
+            return
+        state["turn"] = self.round_from(state, state["turn"])[1]
+
+    def do_reissue(self, state, order) -> None:
+        co, n = order.args
+        state["reissue"].pop(0)
+        state["companies"][co]["offered"] = n
+        emit(state, f"{order.player} offers {plural(n, co + ' share')} for re-issue.")
+        if not state["reissue"]:
+            state["phase"] = "stock"
+
+    # ---- rounds -------------------------------------------------------------------------
+    def start_stock_round(self, state) -> None:
+        state["round"] += 1
+        emit(state, f"Stock round {state['round']} begins; {state['priority']} has the priority deal.")
+        self.bump(state)
+        for p in state["seats"]:
+            state["sold_round"][p] = []
+        state.update(turn=state["priority"], passes=0, last_actor="", sold="")
+        order = self.round_from(state, state["priority"])
+        queue = []
+        for p in order:
+            for co in self.companies:
+                c = state["companies"][co]
+                c["offered"] = 0
+                if c["director"] == p and c["held"]:
+                    queue.append(co)
+        state["reissue"] = queue
+        state["phase"] = "reissue" if queue else "stock"
+
+    def mix(self, state, co) -> tuple:
+        types = self.train_types()
+        return tuple(sorted((types.index(t) for t in state["companies"][co]["trains"]), reverse=True))
+
+    def bump(self, state) -> None:
+        """The company with the most modern train mix moves one row up; a full tie moves none."""
+        mixes = {co: self.mix(state, co) for co in self.started(state) if state["companies"][co]["trains"]}
+        if not mixes:
+            return
+        best = max(mixes.values())
+        leaders = [co for co, m in mixes.items() if m == best]
+        if len(leaders) > 1:
+            emit(state, f"{' and '.join(leaders)} tie for the most modern trains: no company moves up.")
+            return
+        co = leaders[0]
+        token = state["companies"][co]["token"]
+        if token[0] == 0:
+            emit(state, f"{co} has the most modern trains but is on the top row already.")
+            return
+        token[0] -= 1
+        emit(state, f"{co} has the most modern trains and moves up to ${self.price(state, co)}.")
+
+    def end_stock_round(self, state) -> None:
+        if state["last_actor"]:
+            state["priority"] = self.round_from(state, state["last_actor"])[1]
+        emit(state, f"Everybody passes: stock round {state['round']} ends; {state['priority']} has the priority deal.")
+        if state["broken"]:
+            self.finish(state, "the bank is broken")
+            return
+        state["or_round"] += 1
+        state["operated"] = []
+        state["phase"] = "operating"
+        emit(state, f"Operating round {state['or_round']}: the game master enters the results.")
+
+    def do_operate(self, state, order) -> None:
+        co, revenue, how = order.args
+        c = state["companies"][co]
+        state["operated"].append(co)
+        r, col = c["token"]
+        if how == "pay":
+            per = revenue // 10
+            for p in state["seats"]:
+                state["players"][p]["money"] += self.bank_pay(state, per * c["shares"][p])
+            c["treasury"] += self.bank_pay(state, per * (c["pool"] + c["held"]))
+            c["token"] = [r, col + 1] if col + 1 < len(self.grid[0]) else [max(r - 1, 0), col]
+            emit(state, f"{co} earns ${revenue} and pays ${per} a share; {co} rises to ${self.price(state, co)}.")
+        else:
+            c["treasury"] += self.bank_pay(state, revenue)
+            c["token"] = [r, col - 1] if col else [min(r + 1, len(self.grid) - 1), col]
+            emit(state, f"{co} earns ${revenue} and withholds it; {co} falls to ${self.price(state, co)}.")
+
+    def do_train(self, state, order) -> None:
+        co, kind = order.args
+        c, t = state["companies"][co], self.train(kind)
+        first = state["trains"]["bank"][kind] == t["count"]
+        c["treasury"] -= t["cost"]
+        state["bank"] += t["cost"]
+        state["trains"]["bank"][kind] -= 1
+        c["trains"].append(kind)
+        emit(state, f"{co} buys a {kind} train for ${t['cost']}.")
+        if first and t["rusts"]:
+            old = t["rusts"]
+            for other in state["companies"].values():
+                n = other["trains"].count(old)
+                other["trains"] = [x for x in other["trains"] if x != old]
+                state["trains"]["scrapped"][old] += n
+            emit(state, f"The first {kind} train rusts every {old} train.")
+
+    def do_done(self, state, order) -> None:
+        emit(state, f"Operating round {state['or_round']} is over.")
+        if state["broken"]:
+            self.finish(state, "the bank is broken")
+        elif state["or_round"] >= state["options"]["rounds"]:
+            self.finish(state, f"{plural(state['or_round'], 'operating round')} have been played")
+        else:
+            self.start_stock_round(state)
+
+    def do_end(self, state, order) -> None:
+        self.finish(state, "the game master ends it")
+
+    def finish(self, state, why) -> None:
+        state["phase"] = "over"
+        rows = self.standings(state)
+        winners = [r["player"] for r in rows if r["rank"] == 1]
+        emit(state, f"The game ends ({why}); {' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with ${rows[0]['score']}.")
+
+    # ---- scores -------------------------------------------------------------------------
+    def standings(self, state) -> list[dict]:
+        rows = []
+        for p in state["seats"]:
+            money = state["players"][p]["money"]
+            shares = sum(c["shares"][p] * self.price(state, co) for co, c in state["companies"].items() if c["token"])
+            rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
+        rows.sort(key=lambda r: -r["score"])
+        for i, r in enumerate(rows):
+            r["rank"] = rows[i - 1]["rank"] if i and rows[i - 1]["score"] == r["score"] else i + 1
+        return rows
+
+    def summary(self, state) -> dict:
+        return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}
+
+    def resample_hidden(self, state, player, rng) -> dict:
+        """Nothing is secret in 18xx (holdings, money and the trains to come are public):
+        the state is returned unchanged, as a copy."""
+        return copy.deepcopy(state)
+
+    # ---- views --------------------------------------------------------------------------
+    def view(self, state, player) -> dict:
+        pars = {tuple(rc) for rc in self.data["market"]["par"]}
+        tokens = {}
+        for co in self.started(state):
+            tokens.setdefault(tuple(state["companies"][co]["token"]), []).append(co)
+        market = [[{"price": price, "par": (r, c) in pars, "tokens": tokens.get((r, c), [])}
+                   for c, price in enumerate(row)] for r, row in enumerate(self.grid)]
+        companies = []
+        for co in self.companies:
+            c = state["companies"][co]
+            companies.append({
+                "name": co, "home": self.data["companies"][co], "director": c["director"],
+                "price": self.price(state, co) if c["token"] else 0, "par": c["par"],
+                "pool_price": self.pool_price(state, co) if c["token"] else 0,
+                "treasury": c["treasury"], "trains": list(c["trains"]), "pool": c["pool"], "new": c["ipo"],
+                "held": c["held"], "offered": c["offered"], "holders": {p: n for p, n in c["shares"].items() if n},
+            })
+        players = []
+        for p in state["seats"]:
+            shares = {co: state["companies"][co]["shares"][p] for co in self.companies if state["companies"][co]["shares"][p]}
+            players.append({"name": p, "money": state["players"][p]["money"], "certs": self.certs(state, p),
+                            "shares": shares, "directs": [co for co in self.companies if state["companies"][co]["director"] == p]})
+        sale = {}
+        if state["sale"]:
+            s = state["sale"]
+            head = s["queue"][0]
+            sale = {"company": s["company"], "seller": s["seller"], "left": s["left"], "price": self.price(state, s["company"]),
+                    "deciding": "company" if head == COMPANY else head, "awaiting": self.awaiting(state)[0],
+                    "still_asked": [s["company"] if q == COMPANY else q for q in s["queue"]]}
+        nxt = self.next_train(state)
+        awaiting = self.awaiting(state)
+        return {
+            "title": self.title, "round": state["round"], "operating_round": state["or_round"],
+            "rounds": state["options"]["rounds"], "phase": state["phase"], "bank": state["bank"], "broken": state["broken"],
+            "priority": state["priority"], "turn": state["turn"], "sold": state["sold"], "cert_limit": self.cert_limit(state),
+            "market": market, "companies": companies, "players": players, "sale": sale,
+            "reissue": list(state["reissue"]), "operated": list(state["operated"]),
+            "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": self.train_limit(state),
+                       "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
+            "awaiting": awaiting, "prompts": {p: self.prompt(state, p) for p in awaiting},
+            "events": visible_events(state, player), "game_over": self.is_over(state),
+            "standings": self.standings(state),
+        }
+
+    # ---- bots ---------------------------------------------------------------------------
+    def bot_order(self, view, rng) -> str:
+        orders = view["orders"]
+        if view["player"] == GM:
+            return self.gm_bot(view, rng)
+        if view["sale"]:
+            co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
+            return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
+        if view["phase"] == "reissue":
+            co = next(c for c in view["companies"] if c["name"] == view["reissue"][0])
+            needs = co["treasury"] < view["trains"]["cost"]
+            return f"reissue {co['name']} {co['held'] if needs else 0}"
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        pars = [o for o in orders if o.startswith("par ")]
+        affordable = [o for o in pars if 2 * int(o.split()[2]) <= me["money"] * 7 // 10]
+        if len(me["directs"]) < 2 and affordable:
+            return max(affordable, key=lambda o: int(o.split()[2]))
+        buys = [o for o in orders if o.startswith("buy ")]
+        companies = {c["name"]: c for c in view["companies"]}
+
+        def worth(order):
+            c = companies[order.split()[1]]
+            power = sum(self.train(t)["size"] for t in c["trains"])
+            mine = c["name"] in me["directs"]
+            return (power + 3 * mine, order.endswith("company"), -c["price"])
+
+        good = [o for o in buys if o.endswith("company") or companies[o.split()[1]]["trains"]]
+        return max(good, key=worth) if good else "pass"
+
+    def gm_bot(self, view, rng) -> str:
+        """Plausible operating results: each train earns 10-30 per stop; a company without
+        trains buys one when it can, and withholds to afford one."""
+        orders = view["orders"]
+        nxt = view["trains"]["next"]
+        for c in view["companies"]:
+            if not c["director"] or c["name"] in view["operated"]:
+                continue
+            co = c["name"]
+            if f"train {co} {nxt}" in orders and len(c["trains"]) < 2:
+                return f"train {co} {nxt}"
+            revenue = sum(self.train(t)["size"] * 10 * (1 + rng.below(3)) for t in c["trains"])
+            if not revenue:
+                return f"operate {co} 0 withhold"
+            return f"operate {co} {revenue} {'withhold' if len(c['trains']) < 2 and nxt else 'pay'}"
+        return "done"
+
+    # ---- consistency --------------------------------------------------------------------
+    def check(self, state) -> None:
+        seats = state["seats"]
+        if state.get("phase") not in PHASES:
+            fail(f"state.phase '{state.get('phase')}' is not one of {', '.join(PHASES)}")
+        if list(state["players"]) != seats or list(state["sold_round"]) != seats:
+            fail(f"state.players and state.sold_round must list the seats {seats}")
+        if list(state["companies"]) != self.companies:
+            fail(f"state.companies must be {', '.join(self.companies)}")
+        ints = [("bank", state["bank"])] + [(f"players.{p}.money", state["players"][p]["money"]) for p in seats]
+        for co, c in state["companies"].items():
+            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered")]
+            ints += [(f"companies.{co}.shares.{p}", c["shares"].get(p)) for p in seats]
+        for name, value in ints:
+            if type(value) is not int or value < 0:
+                fail(f"state.{name} must be a whole number >= 0")
+        total = state["bank"] + sum(state["players"][p]["money"] for p in seats)
+        total += sum(c["treasury"] for c in state["companies"].values())
+        if total != self.data["bank"]:
+            fail(f"money does not add up: bank, players and treasuries hold ${total}, not ${self.data['bank']}")
+        sale = state["sale"]
+        for co, c in state["companies"].items():
+            in_sale = sale["left"] if sale and sale["company"] == co else 0
+            n = sum(c["shares"][p] for p in seats) + c["pool"] + c["ipo"] + c["held"] + in_sale
+            if n != self.data["shares"] or set(c["shares"]) != set(seats):
+                fail(f"{co} shares do not add up: players, Pool, company and sale hold {n}, not {self.data['shares']}")
+            if c["offered"] > c["held"]:
+                fail(f"{co} offers more shares for re-issue than it holds")
+            if c["director"]:
+                if c["director"] not in seats or c["shares"][c["director"]] < self.data["director_shares"]:
+                    fail(f"{co}'s director must be a player holding the director's certificate")
+                r, col = c["token"] if len(c["token"]) == 2 else (-1, -1)
+                if not (0 <= r < len(self.grid) and 0 <= col < len(self.grid[0])):
+                    fail(f"{co}'s token is off the market")
+            elif c["ipo"] != self.data["shares"] or c["trains"] or c["treasury"] or c["token"]:
+                fail(f"{co} has not started but holds shares, trains, money or a token")
+        for t in self.data["trains"]:
+            kind = t["type"]
+            owned = sum(c["trains"].count(kind) for c in state["companies"].values())
+            if owned + state["trains"]["bank"][kind] + state["trains"]["scrapped"][kind] != t["count"]:
+                fail(f"{kind} trains do not add up to {t['count']}")
+        if any(x not in self.train_types() for c in state["companies"].values() for x in c["trains"]):
+            fail("a company owns a train of an unknown type")
+        for p in (state["priority"], state["turn"]):
+            if p not in seats:
+                fail(f"'{p}' (priority deal or turn) is not a player")
+        if sale:
+            queue_ok = all(q == COMPANY or q in seats for q in sale["queue"])
+            if sale["company"] not in self.companies or sale["seller"] not in seats or not sale["queue"] or not queue_ok:
+                fail("state.sale is inconsistent: no company, seller or decider")
+        if state["phase"] == "reissue":
+            if not state["reissue"] or any(not state["companies"][co]["held"] for co in state["reissue"]):
+                fail("state.reissue must list companies holding shares of their own")
