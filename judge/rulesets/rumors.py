@@ -42,13 +42,15 @@ def marker(filled: int) -> str:
     return f"Bull {5 - filled}" if filled <= 5 else f"Bear {filled - 5}"
 
 
-def sub_multisets(items: list, min_size: int = 0, max_size: int | None = None):
+def sub_multisets(items: list, min_size: int = 0, max_size: int | None = None) -> list[list]:
     """Every sub-multiset of `items`, as sorted lists."""
     counts = sorted(Counter(items).items())
+    found = []
     for pick_counts in itertools.product(*(range(n + 1) for _, n in counts)):
         chosen = [v for (v, _), k in zip(counts, pick_counts) for _ in range(k)]
         if len(chosen) >= min_size and (max_size is None or len(chosen) <= max_size):
-            yield chosen
+            found.append(chosen)
+    return sorted(found, key=lambda d: (len(d), d))
 
 
 def contains(pool: list, wanted: list) -> bool:
@@ -60,8 +62,8 @@ def remove_all(pool: list, gone: list) -> None:
         pool.remove(x)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, many: str = "") -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 @register
@@ -353,7 +355,7 @@ class Rumors(Ruleset):
         faces = [self.face(a, text) for a in args[1:]]
         n = state["rumors"].count(c)
         if len(faces) > n:
-            have = f"only {plural(n, c + ' die')}" if n else f"no {c} dice"
+            have = f"only {plural(n, c + ' die', c + ' dice')}" if n else f"no {c} dice"
             raise IllegalOrder(f"the Rumors card holds {have} to roll (to roll: {self.to_roll(state)})", text)
         return Order(GM, "roll", (c, *sorted(faces)))
 
@@ -424,7 +426,7 @@ class Rumors(Ruleset):
         p, c, faces = order.player, order.args[0], list(order.args[1:])
         remove_all(state["companies"][c]["dice"], faces)
         state["players"][p]["screen"] = sorted(state["players"][p]["screen"] + [c] * len(faces))
-        emit(state, f"{p} takes {plural(len(faces), c + ' die')} showing {' '.join(map(str, faces))}.")
+        emit(state, f"{p} takes {plural(len(faces), c + ' die', c + ' dice')} showing {' '.join(map(str, faces))}.")
 
     def do_rumor(self, state, order, rng) -> None:
         p, dice = order.player, list(order.args)
@@ -457,14 +459,14 @@ class Rumors(Ruleset):
         if state["options"]["dice"] == "manual" and state["rumors"]:
             state["phase"], state["after_roll"] = "gm-roll", then
             return
-        rolled = []
+        rolled = {}
         for c in sorted(state["rumors"]):
             face = rng.die()
             self.place_die(state, c, face)
-            rolled.append(f"{c} {face}")
+            rolled.setdefault(c, []).append(face)
         state["rumors"] = []
         if rolled:
-            emit(state, f"Rolled: {', '.join(rolled)}.")
+            emit(state, "Rolled: " + ", ".join(f"{c} {' '.join(map(str, sorted(f)))}" for c, f in rolled.items()) + ".")
         self.after_roll(state, then)
 
     def place_die(self, state, company, face) -> None:
