@@ -62,6 +62,14 @@ def remove_all(pool: list, gone: list) -> None:
         pool.remove(x)
 
 
+def dollars(n: int) -> str:
+    return f"-${-n}" if n < 0 else f"${n}"
+
+
+def signed(n: int) -> str:
+    return f"-${-n}" if n < 0 else f"+${n}"
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
@@ -139,11 +147,11 @@ class Rumors(Ruleset):
             for c, n in Counter(drawn).items():
                 players[p]["holdings"][c] = n
                 companies[c]["supply"] -= tokens(n)
-            emit(state, f"You draw the stock tokens {', '.join(sorted(drawn))}.", to=[p])
+            emit(state, f"{p} draws the stock tokens {', '.join(sorted(drawn))} (secret).", to=[p])
         for p in seats:
             dice = self.draw_dice(state, rng, d["dice_drawn"])
             players[p]["screen"] = sorted(dice)
-            emit(state, f"You draw the dice {', '.join(sorted(dice))} behind your screen.", to=[p])
+            emit(state, f"{p} draws the dice {', '.join(sorted(dice))} behind the screen (secret).", to=[p])
         state["rumors"] = self.draw_dice(state, rng, d["dice_rolled"] * len(seats))
         emit(state, f"Dice drawn for the company boards: {', '.join(sorted(state['rumors']))}.")
         self.roll_rumors(state, rng, then="action")
@@ -235,10 +243,8 @@ class Rumors(Ruleset):
         phase = state["phase"]
         if phase == "action":
             return "buy, short, dice, rumor or pass"
-        if phase == "roll":
-            n = len(state["players"][player]["screen"]) if player in state["players"] else 0
-            keep = f" (you must bag at least {n - self.data['screen_limit']})" if n > self.data["screen_limit"] else ""
-            return f"secret roll-phase order: bag [COMPANY ...]{keep}"
+        if phase == "roll":  # the same words for everyone: the size of a screen is secret
+            return f"secret roll-phase order: bag [COMPANY ...], at most {self.data['screen_limit']} dice may stay"
         if phase == "gm-roll":
             return "roll COMPANY FACES for the Rumors card: " + self.to_roll(state)
         return ""
@@ -441,7 +447,7 @@ class Rumors(Ruleset):
         p, dice = order.player, list(order.args)
         state["bag_orders"][p] = dice
         emit(state, f"{p} has given their roll-phase order.")
-        emit(state, f"Your roll-phase order: {'bag ' + ', '.join(dice) if dice else 'nothing into the bag'}.", to=[p])
+        emit(state, f"{p}'s secret roll-phase order: {'bag ' + ', '.join(dice) if dice else 'nothing into the bag'}.", to=[p])
         if self.awaiting(state):
             return
         for q, gone in state["bag_orders"].items():
@@ -499,7 +505,7 @@ class Rumors(Ruleset):
             old = co["price"]
             co["price"] += change
             emit(state, f"{c}: {pips} pips on card {co['active']} at {marker(co['filled'])}: "
-                        f"{'+' if change >= 0 else '-'}${abs(change)}, ${old} -> ${co['price']}.")
+                        f"{signed(change)}, ${old} -> {dollars(co['price'])}.")
             if co["price"] > self.data["split_above"]:
                 self.split(state, c)
             elif co["price"] <= 0:
@@ -541,10 +547,10 @@ class Rumors(Ruleset):
         for p, pl in state["players"].items():
             worth = sum(h * state["companies"][c]["price"] for c, h in pl["holdings"].items())
             pl["money"] += worth
-            emit(state, f"{p} cashes out {'+' if worth >= 0 else '-'}${abs(worth)} and ends with ${pl['money']}.")
+            emit(state, f"{p} cashes out {signed(worth)} and ends with {dollars(pl['money'])}.")
         for s in self.standings(state):
             if s["rank"] == 1:
-                emit(state, f"{s['player']} wins with ${s['score']}.")
+                emit(state, f"{s['player']} wins with {dollars(s['score'])}.")
 
     # ---- scores -------------------------------------------------------------------------
     def standings(self, state) -> list[dict]:
@@ -594,6 +600,7 @@ class Rumors(Ruleset):
         v = {
             "title": self.title, "round": state["round"], "rounds": state["rounds"], "phase": state["phase"],
             "first": state["first"], "turns": list(state["turns"]), "dice_mode": state["options"]["dice"],
+            "screen_limit": self.data["screen_limit"],
             "companies": [self.company_view(c, co) for c, co in state["companies"].items()],
             "rumors": sorted(state["rumors"]),
             "ordered": [p for p in self.clockwise(state) if p in state["bag_orders"]],
@@ -653,6 +660,8 @@ class Rumors(Ruleset):
 
     # ---- the sensible bot ---------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
+        """Buy or short where the expected price after this round beats the space's price;
+        move dice (take them, or spread rumors) where that helps what the bot holds."""
         orders = view["orders"]
         if view["phase"] == "roll":
             return self.bot_bag(view, orders)
@@ -661,45 +670,51 @@ class Rumors(Ruleset):
             return " ".join(["roll", c, *(str(rng.die()) for _ in range(view["rumors"].count(c)))])
         if view["phase"] != "action":
             return rng.choice(orders)
-        n = len(view["companies"])
-        expected_draws = max(0, self.data["dice_rolled"] * n - len(view["rumors"]))
-        best, best_gain = "pass", 2
+        held = {h["company"]: h["shares"] for h in view["you"]["holdings"]}
+        draws = max(0, self.data["dice_rolled"] * len(view["companies"]) - len(view["rumors"]))
+        draws_each = round(draws / len(view["companies"]))
+        gains = {"pass": 2.0}  # a move must gain a little more than nothing
         for co in view["companies"]:
-            c = co["name"]
-            future = co["price"] + self.expected_change(view, co, expected_draws)
-            n_buy = co["filled"]
-            costs = self.buy_costs(co["price"], co["filled"], n_buy)
-            gain = 0
-            for n, cost in enumerate(costs, 1):
-                gain += future - cost
-                if gain > best_gain and f"buy {c} {n}" in orders:
-                    best, best_gain = f"buy {c} {n}", gain
-            gains = self.short_gains(co["price"], co["filled"], 10 - co["filled"])
-            gain = 0
-            for n, got in enumerate(gains, 1):
-                gain += got - future
-                if gain > best_gain and f"short {c} {n}" in orders:
-                    best, best_gain = f"short {c} {n}", gain
-        return best
+            c, h = co["name"], held.get(co["name"], 0)
+            dice_now = view["rumors"].count(c) + draws_each
+            change = self.expected_change(co, co["pips"], dice_now)
+            future = co["price"] + change
+            total = 0
+            for n, cost in enumerate(self.buy_costs(co["price"], co["filled"], co["filled"]), 1):
+                total += future - cost
+                gains[f"buy {c} {n}"] = total
+            total = 0
+            for n, got in enumerate(self.short_gains(co["price"], co["filled"], 10 - co["filled"]), 1):
+                total += got - future
+                gains[f"short {c} {n}"] = total
+            if h:
+                for o in orders:
+                    if o.startswith(f"dice {c} "):
+                        taken = sum(int(f) for f in o.split()[2:])
+                        gains[o] = h * (self.expected_change(co, co["pips"] - taken, dice_now) - change)
+                        gains[o] -= 0.5 * len(o.split()[2:])  # keep dice for rumors only if worth it
+        for o in orders:
+            if o.startswith("rumor "):
+                put = o.split()[1:]
+                gains[o] = sum(
+                    held.get(co["name"], 0) * (
+                        self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each + put.count(co["name"]))
+                        - self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each))
+                    for co in view["companies"] if co["name"] in put)
+        return max((o for o in gains if o in orders), key=lambda o: gains[o])
 
-    def expected_change(self, view, co, expected_draws) -> float:
-        """The mean price change of a company if each drawn die is equally likely to be its."""
-        c = co["name"]
-        n_companies = len(view["companies"])
-        mine = view["rumors"].count(c)
-        card = co["active"]
-        if not card:
+    def expected_change(self, co, pips, dice) -> float:
+        """The mean price change of company view `co` at `pips` plus `dice` rolled dice."""
+        if not co["active"]:
             return 0.0
-        extra = mine + round(expected_draws / n_companies)
         dist = {0: 1.0}
-        for _ in range(extra):
+        for _ in range(dice):
             nxt = {}
             for s, p in dist.items():
                 for f in range(1, 7):
                     nxt[s + f] = nxt.get(s + f, 0.0) + p / 6
             dist = nxt
-        pips = co["pips"]
-        return sum(p * self.card_change(card["id"], min(48, pips + s), co["filled"]) for s, p in dist.items())
+        return sum(p * self.card_change(co["active"]["id"], min(48, pips + s), co["filled"]) for s, p in dist.items())
 
     def bot_bag(self, view, orders) -> str:
         screen = view["you"]["screen"]
