@@ -47,41 +47,56 @@ def set_holding(state, player, company, n):
     pl["holdings"][company] = n
 
 
-def finish_action_phase(game):
+def finish_action_phase(game) -> list[str]:
+    """Everyone passes to the end of the action phase; the players in the order they acted."""
+    acted = []
     while game.state["phase"] == "action":
-        game.submit(game.awaiting()[0], "pass")
+        acted.append(game.awaiting()[0])
+        game.submit(acted[-1], "pass")
+    return acted
+
+
+def finish_roll_phase(game):
+    """Every player still awaited in the roll phase gives the default order."""
+    for p in list(game.awaiting()):
+        game.submit(p, game.ruleset.default_order(game.state, p))
 
 
 # ---- the rulebook's examples -----------------------------------------------------------------
 
-def test_buying_five_stocks_lands_on_4x_and_1x_and_costs_70():
+def alice_orders_nile_at_10(order):
+    """alice, holding no Nile, gives `order` at a Nile price of $10: (game, Nile supply before)."""
     g = new()
     g.state["companies"]["Nile"]["price"] = 10
     set_holding(g.state, "alice", "Nile", 0)
     supply = g.state["companies"]["Nile"]["supply"]
-    g.submit("alice", "buy Nile 5")
+    g.submit("alice", order)
+    g.ruleset.check(g.state)
+    return g, supply
+
+
+def nile_columns(g, player):
+    return [h["columns"] for h in g.view(player)["you"]["holdings"] if h["company"] == "Nile"]
+
+
+def test_buying_five_stocks_lands_on_4x_and_1x_and_costs_70():
+    g, supply = alice_orders_nile_at_10("buy Nile 5")
     alice, nile = g.state["players"]["alice"], g.state["companies"]["Nile"]
     assert alice["money"] == 100 - 70
     assert alice["holdings"]["Nile"] == 5
-    assert [h["columns"] for h in g.view("alice")["you"]["holdings"] if h["company"] == "Nile"] == ["+4x +1x"]
+    assert nile_columns(g, "alice") == ["+4x +1x"]
     assert nile["filled"] == 0
     assert nile["supply"] == supply + 3  # five taken, two on the multiplier board, three to the supply
-    g.ruleset.check(g.state)
 
 
 def test_shorting_three_stocks_brings_25_and_takes_two_tokens():
-    g = new()
-    g.state["companies"]["Nile"]["price"] = 10
-    set_holding(g.state, "alice", "Nile", 0)
-    supply = g.state["companies"]["Nile"]["supply"]
-    g.submit("alice", "short Nile 3")
+    g, supply = alice_orders_nile_at_10("short Nile 3")
     alice, nile = g.state["players"]["alice"], g.state["companies"]["Nile"]
     assert alice["money"] == 125
     assert alice["holdings"]["Nile"] == -3
+    assert nile_columns(g, "alice") == ["-2x -1x"]
     assert nile["filled"] == 8
     assert nile["supply"] == supply - 5  # three onto the board, two to the -1x and -2x slots
-    assert [h["columns"] for h in g.view("alice")["you"]["holdings"] if h["company"] == "Nile"] == ["-2x -1x"]
-    g.ruleset.check(g.state)
 
 
 @pytest.mark.parametrize("card, faces, filled, change", [
@@ -116,7 +131,7 @@ def test_nile_splits_from_45_with_16_pips():
     g.ruleset.resolve(s)
     assert nile["price"] == 30
     assert s["players"]["bob"]["holdings"]["Nile"] == 6
-    assert [h["columns"] for h in g.view("bob")["you"]["holdings"] if h["company"] == "Nile"] == ["+4x +2x"]
+    assert nile_columns(g, "bob") == ["+4x +2x"]
     assert any("Nile splits" in e["text"] for e in g.view("carol")["events"])
     g.ruleset.check(s)
 
@@ -159,21 +174,10 @@ def test_bankruptcy_returns_all_holdings_and_resets_price_but_not_dice():
 
 def test_snake_order_and_the_first_player_passes_left():
     g = new(4)
-    seen = []
-    while g.state["phase"] == "action":
-        p = g.awaiting()[0]
-        seen.append(p)
-        g.submit(p, "pass")
-    assert seen == ["alice", "bob", "carol", "dave", "dave", "carol", "bob", "alice"]
-    for p in list(g.awaiting()):
-        g.submit(p, "bag" if len(g.state["players"][p]["screen"]) <= 5 else g.ruleset.default_order(g.state, p))
+    assert finish_action_phase(g) == ["alice", "bob", "carol", "dave", "dave", "carol", "bob", "alice"]
+    finish_roll_phase(g)
     assert g.state["round"] == 2 and g.state["first"] == "bob"
-    seen = []
-    while g.state["phase"] == "action":
-        p = g.awaiting()[0]
-        seen.append(p)
-        g.submit(p, "pass")
-    assert seen == ["bob", "carol", "dave", "alice", "alice", "dave", "carol", "bob"]
+    assert finish_action_phase(g) == ["bob", "carol", "dave", "alice", "alice", "dave", "carol", "bob"]
 
 
 def test_company_names_take_unique_prefixes_and_ambiguous_ones_are_refused():
@@ -253,8 +257,7 @@ def test_at_most_five_dice_stay_behind_a_screen():
         g.submit("alice", "bag Edison")
     assert g.status()["expecting"]["alice"] == g.status()["expecting"]["bob"]  # screen sizes are secret
     g.submit("alice", "bag" + " Edison" * (n - 5))
-    for p in ["bob", "carol", "dave"]:
-        g.submit(p, g.ruleset.default_order(g.state, p))
+    finish_roll_phase(g)
     assert all(len(pl["screen"]) <= 5 for pl in g.state["players"].values())
     assert g.state["round"] == 2
 
@@ -324,8 +327,7 @@ def test_manual_dice_wait_for_the_game_master():
     with pytest.raises(NotYourTurn, match="no roll is awaited"):
         g.submit(GM, "roll Nile 3")
     finish_action_phase(g)
-    for p in list(g.awaiting()):
-        g.submit(p, g.ruleset.default_order(g.state, p))
+    finish_roll_phase(g)
     assert g.awaiting() == [GM] and g.state["round"] == 1
     while g.awaiting() == [GM]:
         c = g.state["rumors"][0]
@@ -348,8 +350,7 @@ def test_a_roll_entered_by_the_game_master_moves_the_price_by_the_card():
         c = g.state["rumors"][0]
         g.submit(GM, f"roll {c} " + " ".join(["1"] * g.state["rumors"].count(c)))
     finish_action_phase(g)
-    for p in list(g.awaiting()):
-        g.submit(p, g.ruleset.default_order(g.state, p))
+    finish_roll_phase(g)
     before = {c: (co["price"], co["active"], co["filled"], list(co["dice"])) for c, co in g.state["companies"].items()}
     rolled = {}
     while g.awaiting() == [GM]:
