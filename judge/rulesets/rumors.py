@@ -169,8 +169,7 @@ class Rumors(Ruleset):
 
     def draw_dice(self, state, rng, n) -> list[str]:
         bag = state["bag"]
-        drawn = [bag.pop(rng.below(len(bag))) for _ in range(min(n, len(bag)))]
-        return drawn
+        return [bag.pop(rng.below(len(bag))) for _ in range(min(n, len(bag)))]
 
     # ---- stock tokens -------------------------------------------------------------------
     def change_holding(self, state, player, company, delta) -> None:
