@@ -83,7 +83,7 @@ class Rumors(Ruleset):
     options = (
         Option("dice", "auto", "auto: the judge rolls; manual: the game master enters every roll (judge order GAME --gm 'roll Edison 3 5 6')", ("auto", "manual")),
     )
-    max_moves = 300  # rounds * (2 action turns + 1 roll order + 3 one-die gm rolls per player) + setup rolls
+    max_moves = 350  # rounds * (2 action turns + 1 roll order + 6 one-die gm rolls per player) + setup: 342 for 6
     verbs = ("buy", "short", "dice", "rumor", "bag", "pass", "roll")
 
     # ---- components ---------------------------------------------------------------------
