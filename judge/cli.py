@@ -145,11 +145,9 @@ def new(
     typer.echo("passwords (shown only now; the game file keeps their hashes):")
     for who, password in passwords.items():
         typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
-    mg = mailgame.MailGame(game, name)
     box = outboxes.open_outbox(cfg)
     try:
-        for p in game.players:
-            box.send(mg.welcome(cfg, p, passwords[p]))
+        mailgame.MailGame(game, name).send_welcomes(cfg, passwords, box)
     finally:
         box.close()
     typer.echo(f"welcome mails sent to {len(game.players)} players")

@@ -19,7 +19,7 @@ from .report import render
 from .ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present")
-HOW_TO = """The judge found no 'game NAME' line (nor 'game NAME' in the subject), so nothing was done.
+HOW_TO = """The judge found no 'game NAME' line (nor 'game NAME' in the subject). Nothing was changed.
 Write, one a line:
   game NAME
   player YOURNAME YOURPASSWORD
@@ -48,7 +48,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
     sections, mails = [], []
     if stray:
-        sections.append("These lines stood before any 'game NAME' line and were ignored:\n"
+        sections.append("These lines were ignored (each game's orders follow its 'game' and 'player' lines):\n"
                         + "".join(f"  {line}\n" for line in stray))
     if not blocks:
         log(outcome="refused: no game named")

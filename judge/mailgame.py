@@ -147,6 +147,10 @@ class MailGame:
                      "  one order a line\n")
         return text
 
+    def send_welcomes(self, cfg, passwords: dict, outbox) -> None:
+        for p in self.game.players:
+            outbox.send(self.welcome(cfg, p, passwords[p]))
+
     def welcome(self, cfg, player: str, password: str):
         rs = self.game.ruleset
         body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"

@@ -99,8 +99,8 @@ def command_lines(text: str) -> list[str]:
 
 
 def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
-    """The blocks of the message, and the lines that stood before any `game` line (ignored).
-    A `game NAME` in the subject opens the first block."""
+    """The blocks of the message, and the lines that are ignored because they stand before a
+    block's `player` line. A `game NAME` in the subject opens the first block."""
     found = []
     m = _SUBJECT_GAME.search(subject)
     pending = Block(m[1]) if m else None  # the subject's block, kept once a line falls in it
@@ -112,13 +112,14 @@ def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
             current = Block(w[1])
             found.append(current)
             continue
-        if current is None:
-            stray.append(line)
+        is_player = w[0].lower() == "player" and len(w) == 3
+        if current is None or not (current.player or is_player):
+            stray.append(line)  # e.g. "On Monday the judge wrote:" before the quote
             continue
         if current is pending:
             found.append(pending)
             pending = None
-        if w[0].lower() == "player" and len(w) == 3 and not current.player:
+        if is_player and not current.player:
             current.player, current.password = w[1], w[2]
         else:
             current.lines.append(line)
