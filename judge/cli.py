@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -90,6 +91,23 @@ def _config_option():
     return typer.Option(None, "--config", help="the judge's configuration judge.toml (default: $JUDGE_CONFIG)")
 
 
+def _now_option():
+    return typer.Option(None, "--now", hidden=True, help="pretend it is this time (ISO), for tests")
+
+
+@contextmanager
+def _mail_site(config: Optional[Path]):
+    """The judge's configuration and an open outbox, closed at the end."""
+    from . import config as configs, outbox as outboxes
+
+    cfg = configs.load(config)
+    box = outboxes.open_outbox(cfg)
+    try:
+        yield cfg, box
+    finally:
+        box.close()
+
+
 def _now(text: Optional[str]):
     from datetime import datetime, timezone
 
@@ -116,7 +134,7 @@ def new(
     grace: int = typer.Option(0, help="mail games: hours of grace after a deadline"),
     remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
     config: Optional[Path] = _config_option(),
-    now: Optional[str] = typer.Option(None, "--now", hidden=True),
+    now: Optional[str] = _now_option(),
 ) -> None:
     """Create a new game file (never overwrites one). With NAME=ADDRESS players it is played
     by mail: every player gets a password and a welcome mail with their first report."""
@@ -134,22 +152,18 @@ def new(
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
-    from . import config as configs, mailgame, outbox as outboxes
+    from . import mailgame
 
-    cfg = configs.load(config)
-    name = cfg.game_name(game_file)
-    passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
-    gamefile.create(game, game_file)
-    typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
-    typer.echo(game.waiting_line())
-    typer.echo("passwords (shown only now; the game file keeps their hashes):")
-    for who, password in passwords.items():
-        typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
-    box = outboxes.open_outbox(cfg)
-    try:
+    with _mail_site(config) as (cfg, box):
+        name = cfg.game_name(game_file)
+        passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
+        gamefile.create(game, game_file)
+        typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        typer.echo(game.waiting_line())
+        typer.echo("passwords (shown only now; the game file keeps their hashes):")
+        for who, password in passwords.items():
+            typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
         mailgame.MailGame(game, name).send_welcomes(cfg, passwords, box)
-    finally:
-        box.close()
     typer.echo(f"welcome mails sent to {len(game.players)} players")
 
 
@@ -157,14 +171,12 @@ def new(
 def mail(
     maildir: Optional[Path] = typer.Option(None, "--maildir", help="handle every new message of this Maildir"),
     config: Optional[Path] = _config_option(),
-    now: Optional[str] = typer.Option(None, "--now", hidden=True),
+    now: Optional[str] = _now_option(),
 ) -> None:
     """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
-    from . import config as configs, gateway, mailparse, outbox as outboxes
+    from . import gateway, mailparse
 
-    cfg = configs.load(config)
-    box = outboxes.open_outbox(cfg)
-    try:
+    with _mail_site(config) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
             typer.echo(f"{len(done)} messages handled")
@@ -173,25 +185,19 @@ def mail(
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
         typer.echo(gateway.handle(raw, cfg, box, _now(now)))
-    finally:
-        box.close()
 
 
 @app.command()
 def tick(
     config: Optional[Path] = _config_option(),
-    now: Optional[str] = typer.Option(None, "--now", hidden=True),
+    now: Optional[str] = _now_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
-    from . import config as configs, deadlines, outbox as outboxes
+    from . import deadlines
 
-    cfg = configs.load(config)
-    box = outboxes.open_outbox(cfg)
-    try:
+    with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
             typer.echo(line)
-    finally:
-        box.close()
 
 
 @app.command()

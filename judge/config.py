@@ -43,8 +43,8 @@ class Config:
 
     def game_name(self, path) -> str:
         """The name of the game in file `path`, which must lie in the game directory."""
-        path = Path(path).absolute()
-        if path.parent != self.games.absolute() or path.suffix != ".toml" or not GAME_NAME.match(path.stem):
+        path = Path(path).resolve()
+        if path.parent != self.games.resolve() or path.suffix != ".toml" or not GAME_NAME.match(path.stem):
             raise UsageError(f"a mail game is a file NAME.toml in {self.games} (NAME: letters, digits, - and _)")
         return path.stem
 

@@ -248,6 +248,16 @@ class Run:
         return name
 
 
+def _arrival_order(folder: Path) -> list[str]:
+    def key(name):
+        try:
+            return (os.stat(folder / name).st_mtime_ns, name)
+        except FileNotFoundError:
+            return (0, name)
+
+    return sorted(os.listdir(folder), key=key)
+
+
 def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     """Handle every message in DIR/new, moving each to DIR/cur once it is fully handled.
     One run at a time per Maildir (a lock file inside it)."""
@@ -259,7 +269,7 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     done = []
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        for name in sorted(os.listdir(new)):
+        for name in _arrival_order(new):
             src = new / name
             try:
                 raw = src.read_bytes()
