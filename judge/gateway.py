@@ -91,7 +91,7 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
             if mg.seen(msg.message_id):
                 log(outcome="duplicate: handled before, nothing done")
                 return f"{head}: this message ({msg.message_id}) was handled before; nothing was done again.", []
-            run = Run(game.copy(), block.game, who, cfg, now)
+            run = Run(game.copy(), block.game, who, cfg)
             run.lines(block.lines)
             if run.ok:
                 before = mg.snapshot()
@@ -101,7 +101,7 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
                     mg.reset_deadline(now)
             mg.remember(msg.message_id)
             gamefile.save(game, path)
-            log(outcome=run.outcome(), lines=block.lines)
+            log(outcome=run.outcome(), lines=block.lines, results=run.echo)
             mails = run.mails + mg.mails(cfg, before, run.notices) if run.ok else []
     except GameFileError as e:
         log(outcome=f"refused: game file unreadable: {e}")
@@ -122,7 +122,6 @@ class Run:
     name: str
     who: str
     cfg: object
-    now: datetime
     echo: list = field(default_factory=list)
     notices: list = field(default_factory=list)
     mails: list = field(default_factory=list)

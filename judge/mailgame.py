@@ -109,12 +109,9 @@ class MailGame:
         return f"Deadline for move {self.game.move}: {shown(self.m['deadline'])}{extra}."
 
     # ---- what to send ------------------------------------------------------------------
-    def recipients(self) -> dict:
-        """Each address and the view it gets: players their own, observers the public one."""
-        out = {self.address(p): p for p in self.game.players}
-        for a in self.m["observers"]:
-            out.setdefault(a, None)
-        return out
+    def recipients(self) -> list[tuple]:
+        """(address, whose view): players their own, observers the public one."""
+        return [(self.address(p), p) for p in self.game.players] + [(a, None) for a in self.m["observers"]]
 
     def snapshot(self) -> dict:
         return {who: render(self.game.view(who)) for who in [*self.game.players, None, GM]}
@@ -123,7 +120,7 @@ class MailGame:
         """Reports for everyone whose report changed since `before`, with the notices for all;
         the game master gets theirs when awaited or when there are notices."""
         after = self.snapshot()
-        targets = list(self.recipients().items())
+        targets = self.recipients()
         if notices or GM in self.game.awaiting():
             targets.append((cfg.gm, GM))
         out = []

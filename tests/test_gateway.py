@@ -56,6 +56,8 @@ def test_one_refused_order_refuses_the_whole_block_with_the_exact_error(site):
     mails = send(site, message(address(first), orders(first, pw[first], "sell 9")))
     assert 'REFUSED illegal order "sell 9": the auction is on: bid or pass' in text(mails[0])
     assert site.load().log == []
+    last = json.loads((site.cfg.games / "g1.mail.log").read_text().splitlines()[-1])
+    assert last["lines"] == ["sell 9"] and last["results"] == ['REFUSED illegal order "sell 9": the auction is on: bid or pass']
 
 
 def test_wrong_password_forged_sender_and_unknown_game_are_refused_politely(site):

@@ -1,5 +1,7 @@
 from email.message import EmailMessage
 
+from hypothesis import given, settings, strategies as st
+
 from judge import mailparse
 from mailkit import message
 
@@ -76,3 +78,13 @@ def test_a_message_without_message_id_gets_one_from_its_content():
     assert mailparse.read(raw).message_id.startswith("<sha256-")
     assert mailparse.read(raw).message_id == mailparse.read(bytes(bytearray(raw))).message_id  # redelivered
     assert mailparse.read(raw).message_id != mailparse.read(raw + b"pass\n").message_id
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=300), st.text(max_size=40))
+def test_any_text_gives_blocks_without_quoted_lines_and_never_fails(body, subject):
+    found, stray = mailparse.blocks(body, subject.replace("\n", " "))
+    for b in found:
+        assert all(not line.startswith(">") and line.strip() == line and line for line in b.lines)
+        assert b.player or not b.lines
+    assert all(not line.startswith(">") for line in stray)
