@@ -140,8 +140,13 @@ def new(
     by mail: every player gets a password and a welcome mail with their first report."""
     names = [p.partition("=")[0].strip() for p in player]
     addresses = {n: p.partition("=")[2].strip() for n, p in zip(names, player) if "=" in p}
-    if addresses and len(addresses) != len(names) or any("@" not in a for a in addresses.values()):
+    from .mailgame import is_address
+
+    if addresses and len(addresses) != len(names):
         raise UsageError("in a mail game every player is given as NAME=ADDRESS")
+    bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
+    if bad:
+        raise UsageError(f"'{bad[0]}' is not a mail address (write local@example.org)")
     if not addresses and (observer or deadline):
         raise UsageError("--observer and --deadline are for mail games (players given as NAME=ADDRESS)")
     if min(deadline, grace, remind) < 0 or max(deadline, grace, remind) > 24 * 365:

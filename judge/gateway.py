@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import gamefile, mailparse
 from .errors import GameFileError, JudgeError
-from .mailgame import MailGame, journal_path, record
+from .mailgame import MailGame, is_address, journal_path, record
 from .outbox import compose
 from .passwords import hash_password, new_password
 from .report import render
@@ -225,7 +225,7 @@ class Run:
                     m["absent"].remove(player)
                     self.notices.append(f"{player} is back: the bot no longer plays for them.")
             else:  # replace
-                if len(args) != 2 or "@" not in args[1]:
+                if len(args) != 2 or not is_address(args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS")
                 player = self.player(args[:1], "replace PLAYER NEW_ADDRESS")
                 password = new_password()

@@ -9,6 +9,7 @@ any notices (missed orders, the game master's doings) that everyone must see.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -18,6 +19,12 @@ from .ruleset import GM
 from .outbox import compose
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
+_ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[A-Za-z0-9.-]+\.[A-Za-z0-9-]+$")
+
+
+def is_address(text: str) -> bool:
+    """A plain mail address, local@domain.tld: no names, lists or brackets."""
+    return bool(_ADDRESS.match(text))
 
 
 def iso(when: datetime) -> str:

@@ -47,6 +47,8 @@ def test_new_refuses_a_half_mail_game_and_a_file_outside_the_game_directory(tmp_
     site = make_site(tmp_path)
     result = run(site, "new", "mogul", str(site.game_path()), "-p", "alice=a@x.test", "-p", "bob", "-p", "carol=c@x.test")
     assert result.exit_code == 2 and "every player is given as NAME=ADDRESS" in result.output
+    result = run(site, "new", "mogul", str(site.game_path()), "-p", "a=a@x.test, b@x.test", "-p", "b=b@x.test", "-p", "c=c@x.test")
+    assert result.exit_code == 2 and "'a@x.test, b@x.test' is not a mail address" in result.output
     result = run(site, "new", "mogul", str(tmp_path / "g1.toml"), "-p", "a=a@x.test", "-p", "b=b@x.test", "-p", "c=c@x.test")
     assert result.exit_code == 2 and "a mail game is a file NAME.toml in" in result.output
     result = run(site, "new", "mogul", str(tmp_path / "plain.toml"), "-p", "a", "-p", "b", "-p", "c")

@@ -171,6 +171,8 @@ def test_the_game_master_by_mail(site):
     # all or none: a bad command refuses the earlier ones too
     mails = gm("pause", "absent nobody")
     assert "unknown player" in text(mails[0]) and not site.load().meta["mail"]["paused"]
+    mails = gm("replace carol carol@x.test, mallory@evil.test")
+    assert 'REFUSED "replace carol carol@x.test, mallory@evil.test": write replace PLAYER NEW_ADDRESS' in text(mails[0])
 
 
 def test_secrets_never_reach_reports_or_replies(site):
