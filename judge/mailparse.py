@@ -90,7 +90,7 @@ def command_lines(text: str) -> list[str]:
     out = []
     for raw in text.splitlines():
         line = raw.strip()
-        if raw.rstrip() == "--" or raw.rstrip("\r\n") == "-- " or line.lower() == "end":
+        if line == "--" or line.lower() == "end":  # a signature separator "-- ", or the end
             break
         if line.startswith(">"):
             continue
