@@ -8,8 +8,11 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from judge import gateway
-from mailkit import NAMES, OBSERVER, T0, address, free_port, make_site, message, new_game, short_setup
+from judge import bots, gamefile, gateway, mailgame, ruleset as registry
+from judge.game import Game
+from judge.ruleset import GM
+from mailkit import (GM_ADDRESS, NAMES, OBSERVER, T0, address, free_port, make_site, message, new_game, reply,
+                     short_setup)
 
 
 class Collect:
@@ -73,3 +76,26 @@ def test_a_whole_game_by_mail_over_smtp_and_a_maildir(tmp_path, smtp):
     assert sorted(m["To"] for m in finals) == sorted([address(p) for p in NAMES] + [OBSERVER])
     answers = [m for _, m in server.mails if m["Subject"].startswith("Re:")]
     assert len(answers) == len(game.log) and all("All applied." in m.get_content() for m in answers)
+
+
+@pytest.mark.parametrize("rs", registry.every(), ids=lambda r: r.name)
+def test_every_ruleset_plays_by_mail(tmp_path, rs):
+    """The gateway knows no ruleset: the first moves of each, all given by mail."""
+    site = make_site(tmp_path)
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:max(3, rs.min_players)]
+    game = Game.new(rs.name, names, seed=2)
+    pw = mailgame.enable(game, {p: address(p) for p in names}, [OBSERVER], now=T0)
+    gamefile.create(game, site.game_path())
+    for moves in range(1, 9):
+        game = site.load()
+        who = game.awaiting()[0]
+        order = bots.choose(game, who, "random")
+        sender = GM_ADDRESS if who == GM else address(who)
+        gateway.handle(message(sender, f"game g1\nplayer {who} {pw[who]}\n#{game.move} {order}\n"),
+                       site.cfg, site.outbox(), T0)
+        mails = site.take()
+        assert "All applied." in reply(mails, sender)
+        if site.load().is_over():
+            break
+    game = site.load()
+    assert len(game.log) == moves and not game.differences(game.replay())
