@@ -54,9 +54,10 @@ class Site:
         return out
 
 
-def make_site(root: Path, smtp_port: int | None = None) -> Site:
+def make_site(root: Path, smtp_port: int | None = None, smtp_login: str = "") -> Site:
+    """`smtp_login`: TOML lines such as 'user = "judge"' added to [smtp]."""
     (root / "games").mkdir()
-    outgoing = f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\n' if smtp_port else '[maildir]\npath = "outbox"\n'
+    outgoing = f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\n{smtp_login}' if smtp_port else '[maildir]\npath = "outbox"\n'
     path = root / "judge.toml"
     path.write_text(f'address = "{JUDGE}"\ngm = "{GM_ADDRESS}"\ngames = "games"\n{outgoing}')
     return Site(root, config.load(path))
