@@ -60,7 +60,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     outbox.send(compose(cfg, msg.sender, _re(msg.subject), "\n\n".join(sections) + "\n", msg.message_id))
     for m in mails:
         outbox.send(m)
-    return f"{msg.message_id}: {len(blocks)} game(s), {len(mails)} report(s)"
+    return f"{msg.message_id}: {len(blocks)} game(s), answered, {len(mails)} other mail(s)"
 
 
 def _re(subject: str) -> str:
@@ -109,6 +109,11 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
     who_text = "the game master" if who == GM else who
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
     text += game.waiting_line() + "\n" + mg.deadline_text() + "\n"
+    if run.show_report and who == GM:
+        m = mg.m
+        text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + (" (absent)" if p in m["absent"] else "")
+                                        for p in game.players) + "\n"
+        text += "Observers: " + (", ".join(m["observers"]) or "none") + "\n"
     if run.show_report:
         text += "\n" + render(game.view(who))
     return text, mails

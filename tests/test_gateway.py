@@ -146,6 +146,8 @@ def test_the_game_master_by_mail(site):
     assert "not right" in text(mails[0])
     mails = gm("status")
     assert len(mails) == 1 and "game master's report, move 1" in text(mails[0]) and "Cards left in the pile 28:" in text(mails[0])
+    assert f"Players: alice <{address('alice')}>, bob <{address('bob')}>" in text(mails[0])
+    assert f"Observers: {OBSERVER}" in text(mails[0])
     mails = gm("pause")
     notices = [m for m in mails if m["To"] != GM_ADDRESS or "report" in m["Subject"]]
     assert {m["To"] for m in notices} >= {address(p) for p in NAMES} | {OBSERVER}
