@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -86,21 +87,122 @@ def rulesets() -> None:
             typer.echo(f"    --option {o.describe()}")
 
 
+def _config_option():
+    return typer.Option(None, "--config", help="the judge's configuration judge.toml (default: $JUDGE_CONFIG)")
+
+
+def _now_option():
+    return typer.Option(None, "--now", hidden=True, help="pretend it is this time (ISO), for tests")
+
+
+@contextmanager
+def _mail_site(config: Optional[Path]):
+    """The judge's configuration and an open outbox, closed at the end."""
+    from . import config as configs, outbox as outboxes
+
+    cfg = configs.load(config)
+    box = outboxes.open_outbox(cfg)
+    try:
+        yield cfg, box
+    finally:
+        box.close()
+
+
+def _now(text: Optional[str]):
+    from datetime import datetime, timezone
+
+    from .mailgame import parse_time
+
+    if text is None:
+        return datetime.now(timezone.utc)
+    try:
+        return parse_time(text)
+    except ValueError:
+        raise UsageError(f"--now takes an ISO date and time such as 2026-05-01T12:00:00Z, not '{text}'") from None
+
+
 @app.command()
 def new(
     ruleset: str,
     game_file: Path,
-    player: List[str] = typer.Option(..., "--player", "-p", help="a player's name, in seat order; repeat"),
+    player: List[str] = typer.Option(..., "--player", "-p", help="NAME or NAME=ADDRESS (a mail game), in seat order; repeat"),
     seed: Optional[int] = typer.Option(None, help="seed of the random generator (default: random)"),
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
     setup: Optional[Path] = typer.Option(None, help="a TOML file fixing what would be random"),
+    observer: List[str] = typer.Option([], "--observer", help="an address that gets the public reports; repeat"),
+    deadline: int = typer.Option(0, help="mail games: hours for each move (0: no deadline)"),
+    grace: int = typer.Option(0, help="mail games: hours of grace after a deadline"),
+    remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
 ) -> None:
-    """Create a new game file (never overwrites one)."""
-    game = Game.new(ruleset, player, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
-    gamefile.create(game, game_file)
-    st = game.status()
-    typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
-    typer.echo(f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"]))
+    """Create a new game file (never overwrites one). With NAME=ADDRESS players it is played
+    by mail: every player gets a password and a welcome mail with their first report."""
+    names = [p.partition("=")[0].strip() for p in player]
+    addresses = {n: p.partition("=")[2].strip() for n, p in zip(names, player) if "=" in p}
+    from .mailgame import is_address
+
+    if addresses and len(addresses) != len(names):
+        raise UsageError("in a mail game every player is given as NAME=ADDRESS")
+    bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
+    if bad:
+        raise UsageError(f"'{bad[0]}' is not a mail address (write local@example.org)")
+    if not addresses and (observer or deadline):
+        raise UsageError("--observer and --deadline are for mail games (players given as NAME=ADDRESS)")
+    if min(deadline, grace, remind) < 0 or max(deadline, grace, remind) > 24 * 365:
+        raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
+    game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
+    if not addresses:
+        gamefile.create(game, game_file)
+        typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        typer.echo(game.waiting_line())
+        return
+    from . import mailgame
+
+    with _mail_site(config) as (cfg, box):
+        name = cfg.game_name(game_file)
+        passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
+        gamefile.create(game, game_file)
+        typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        typer.echo(game.waiting_line())
+        typer.echo("passwords (shown only now; the game file keeps their hashes):")
+        for who, password in passwords.items():
+            typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
+        mailgame.MailGame(game, name).send_welcomes(cfg, passwords, box)
+    typer.echo(f"welcome mails sent to {len(game.players)} players")
+
+
+@app.command()
+def mail(
+    maildir: Optional[Path] = typer.Option(None, "--maildir", help="handle every new message of this Maildir"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
+    from . import gateway, mailparse
+
+    with _mail_site(config) as (cfg, box):
+        if maildir is not None:
+            done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
+            typer.echo(f"{len(done)} messages handled")
+            return
+        raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
+        while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
+            pass
+        typer.echo(gateway.handle(raw, cfg, box, _now(now)))
+
+
+@app.command()
+def tick(
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Run from cron: reminders before deadlines, missed orders after them."""
+    from . import deadlines
+
+    with _mail_site(config) as (cfg, box):
+        for line in deadlines.tick(cfg, box, _now(now)):
+            typer.echo(line)
 
 
 @app.command()
@@ -133,11 +235,7 @@ def order(
 
 
 def _echo_waiting(game: Game) -> None:
-    st = game.status()
-    if st["game_over"]:
-        typer.echo(f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}")
-    else:
-        typer.echo(f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"]))
+    typer.echo(game.waiting_line())
 
 
 @app.command()

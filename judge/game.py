@@ -112,6 +112,18 @@ class Game:
             "winners": rs.winners(state),
         }
 
+    def waiting_line(self) -> str:
+        """`move N: waiting for P (what)`, or the winners at the end."""
+        st = self.status()
+        if st["game_over"]:
+            return f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}"
+        return f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"])
+
+    def copy(self) -> "Game":
+        """An independent copy (state, generator, log and meta), to try orders on."""
+        return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
+                    _copy(self.state), list(self.log), _copy(self.meta))
+
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> list[Order]:
         """Validate the orders of `player` in sequence and apply all of them, or none."""

@@ -1,0 +1,94 @@
+"""The judge host's configuration, judge.toml: the judge's address, the game directory,
+where outgoing mail goes (SMTP or a Maildir outbox) and the game master's address.
+
+    address = "judge@example.org"
+    gm = "gm@example.org"
+    games = "games"                  # relative to this file's directory
+    [smtp]                           # either this ...
+    host = "smtp.example.org"
+    port = 587
+    starttls = true
+    user = "judge"                   # optional login
+    password = "secret"
+    [maildir]                        # ... or this: outgoing mail is left in a Maildir
+    path = "outbox"
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UsageError
+
+GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Config:
+    address: str
+    gm: str
+    games: Path
+    smtp: dict = field(default_factory=dict)
+    maildir: Path | None = None
+
+    def game_path(self, name: str) -> Path | None:
+        """The file of the mail game `name`, or None when there is no such game."""
+        if not GAME_NAME.match(name):
+            return None
+        path = self.games / f"{name}.toml"
+        return path if path.is_file() else None
+
+    def game_name(self, path) -> str:
+        """The name of the game in file `path`, which must lie in the game directory."""
+        path = Path(path).resolve()
+        if path.parent != self.games.resolve() or path.suffix != ".toml" or not GAME_NAME.match(path.stem):
+            raise UsageError(f"a mail game is a file NAME.toml in {self.games} (NAME: letters, digits, - and _)")
+        return path.stem
+
+
+def find(path: Path | None) -> Path:
+    """The configuration file named by --config, else by JUDGE_CONFIG."""
+    if path is None and os.environ.get("JUDGE_CONFIG"):
+        path = Path(os.environ["JUDGE_CONFIG"])
+    if path is None:
+        raise UsageError("no configuration: give --config judge.toml or set JUDGE_CONFIG")
+    return path
+
+
+def load(path: Path | None) -> Config:
+    path = find(path)
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as e:
+        raise UsageError(f"cannot read configuration {path}: {e.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"configuration {path} is not valid TOML: {e}") from None
+    where = f"configuration {path}"
+    for key in ("address", "gm", "games"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise UsageError(f"{where} needs {key} = \"...\"")
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir"}
+    if unknown:
+        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    if ("smtp" in data) == ("maildir" in data):
+        raise UsageError(f"{where} needs exactly one of [smtp] and [maildir] for outgoing mail")
+    base = path.parent
+    games = base / data["games"]
+    if not games.is_dir():
+        raise UsageError(f"{where}: the game directory {games} does not exist")
+    smtp = data.get("smtp", {})
+    if smtp:
+        if not isinstance(smtp.get("host"), str) or not isinstance(smtp.get("port", 25), int):
+            raise UsageError(f"{where}: [smtp] needs host = \"...\" and port = NUMBER")
+        unknown = set(smtp) - {"host", "port", "starttls", "user", "password"}
+        if unknown:
+            raise UsageError(f"{where}: [smtp] has unknown keys: {', '.join(sorted(unknown))}")
+    maildir = None
+    if "maildir" in data:
+        if not isinstance(data["maildir"].get("path"), str):
+            raise UsageError(f"{where}: [maildir] needs path = \"...\"")
+        maildir = base / data["maildir"]["path"]
+    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir)

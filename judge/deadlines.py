@@ -1,0 +1,86 @@
+"""`judge tick`, run from cron: reminders before a deadline; after the deadline and its grace,
+each late player's default order (the ruleset's `default_order`), or the built-in bot's for a
+player the game master marked absent (also when the ruleset has no default order). Every
+such missed order is announced to everyone."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from . import bots, gamefile
+from .errors import GameFileError, JudgeError
+from .mailgame import MailGame, journal_path, parse_time, record, shown
+from .outbox import compose
+from .ruleset import GM
+
+
+def tick(cfg, outbox, now: datetime) -> list[str]:
+    """One pass over every game of the directory; what was done, one line each."""
+    done = []
+    for path in sorted(cfg.games.glob("*.toml")):
+        try:
+            done += tick_game(path, cfg, outbox, now)
+        except GameFileError as e:
+            done.append(f"{path.stem}: skipped: {e}")
+    return done
+
+
+def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
+    name = path.stem
+    with gamefile.locked(path):
+        game = gamefile.load(path)
+        mg = MailGame(game, name)
+        if not mg.enabled or mg.m["paused"] or game.is_over() or not mg.m["deadline_hours"]:
+            return []
+        if not mg.m["deadline"]:
+            mg.reset_deadline(now)
+            gamefile.save(game, path)
+            return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
+        deadline = parse_time(mg.m["deadline"])
+        if now >= deadline + timedelta(hours=mg.m["grace_hours"]):
+            before, notices = mg.snapshot(), []
+            for player in game.awaiting():
+                if player == GM or player not in game.awaiting():
+                    continue  # the game master is never defaulted; an earlier order may have moved on
+                move = game.move
+                order, how = missed_order(game, mg, player)
+                game.submit(player, [order])
+                notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
+                               f"({shown(mg.m['deadline'])}); the judge ordered '{order}' for them ({how}).")
+            if not notices:
+                return []
+            mg.reset_deadline(now)
+            mails = mg.mails(cfg, before, notices)
+            outcome = "; ".join(notices)
+        elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
+            mg.m["reminded"] = True
+            mails = [reminder(cfg, mg, p) for p in game.awaiting()]
+            outcome = "reminded " + ", ".join(game.awaiting())
+        else:
+            return []
+        gamefile.save(game, path)
+        record(journal_path(path), now, sender="judge tick", outcome=outcome)
+        for m in mails:
+            outbox.send(m)
+    return [f"{name}: {outcome}"]
+
+
+def missed_order(game, mg, player: str) -> tuple[str, str]:
+    """The order given for a late player, and how it was chosen."""
+    if player not in mg.m["absent"]:
+        order = game.ruleset.default_order(game.state, player)
+        if order is not None:
+            try:
+                game.copy().submit(player, [order])
+                return order, "the default order"
+            except JudgeError:
+                pass
+    return bots.choose(game, player), "the judge's bot plays for an absent player" if player in mg.m["absent"] else "the judge's bot, as there is no default order"
+
+
+def reminder(cfg, mg, who: str):
+    address = cfg.gm if who == GM else mg.address(who)
+    game = mg.game
+    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n"
+            f"If none arrives by the deadline, the judge gives the default order for you.\n\n"
+            + mg.footer(cfg, who))
+    return compose(cfg, address, f"game {mg.name}: reminder, move {game.move}", body)

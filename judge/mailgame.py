@@ -1,0 +1,177 @@
+"""The mail side of one game, kept in the game file's free-form [meta] table under "mail":
+players' addresses and password hashes, the game master's password hash, observers, the
+deadline settings and the current deadline, absent players, the paused flag and the
+Message-IDs already handled. None of it ever reaches a view or a report.
+
+Also the mails that follow a change: each recipient whose report changed gets it, with
+any notices (missed orders, the game master's doings) that everyone must see.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from .passwords import check_password, hash_password, new_password
+from .report import render
+from .ruleset import GM
+from .outbox import compose
+
+KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
+_ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[A-Za-z0-9.-]+\.[A-Za-z0-9-]+$")
+
+
+def is_address(text: str) -> bool:
+    """A plain mail address, local@domain.tld: no names, lists or brackets."""
+    return bool(_ADDRESS.match(text))
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO date and time; without a zone it is UTC."""
+    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def shown(text: str) -> str:
+    return parse_time(text).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def enable(game, addresses: dict, observers: list[str], deadline_hours: int = 0,
+           grace_hours: int = 0, remind_hours: int = 0, now: datetime | None = None) -> dict:
+    """Make `game` a mail game; return the new passwords (players' and GM's), shown once."""
+    passwords = {p: new_password() for p in [*game.players, GM]}
+    game.meta["mail"] = {
+        "players": {p: {"address": addresses[p].lower(), "password": hash_password(passwords[p])} for p in game.players},
+        "gm_password": hash_password(passwords[GM]),
+        "observers": [a.lower() for a in observers],
+        "deadline_hours": deadline_hours,
+        "grace_hours": grace_hours,
+        "remind_hours": remind_hours,
+        "deadline": "",
+        "reminded": False,
+        "absent": [],
+        "paused": False,
+        "seen": [],
+    }
+    MailGame(game, "").reset_deadline(now or datetime.now(timezone.utc))
+    return passwords
+
+
+class MailGame:
+    def __init__(self, game, name: str):
+        self.game, self.name = game, name
+        self.m = game.meta.get("mail")
+
+    @property
+    def enabled(self) -> bool:
+        return isinstance(self.m, dict)
+
+    def address(self, player: str) -> str:
+        return self.m["players"][player]["address"]
+
+    # ---- who is writing ----------------------------------------------------------------
+    def authenticate(self, cfg, name: str, password: str, sender: str) -> tuple[str, str]:
+        """(player or GM, "") for good credentials, else ("", a polite refusal)."""
+        game = f"game {self.name}"
+        if not name:
+            return "", f"No 'player NAME PASSWORD' line for {game}. Nothing was changed."
+        player = GM if name.lower() == GM else next((p for p in self.game.players if p.lower() == name.lower()), "")
+        stored = self.m["gm_password"] if player == GM else self.m["players"][player]["password"] if player else ""
+        if not player or not check_password(password, stored):
+            return "", f"The player name or password for {game} is not right. Nothing was changed."
+        expected = cfg.gm if player == GM else self.address(player)
+        if sender != expected:
+            return "", (f"This message comes from {sender or 'no address'}, which is not the address of "
+                        f"{player} in {game}. Nothing was changed. If your address has changed, "
+                        "ask the game master.")
+        return player, ""
+
+    def seen(self, message_id: str) -> bool:
+        return message_id in self.m["seen"]
+
+    def remember(self, message_id: str) -> None:
+        self.m["seen"].append(message_id)
+        del self.m["seen"][:-KEEP_SEEN]
+
+    # ---- deadlines ---------------------------------------------------------------------
+    def reset_deadline(self, now: datetime) -> None:
+        """A new move: its deadline runs from now (none while paused or over)."""
+        hours = self.m["deadline_hours"]
+        live = hours and not self.m["paused"] and not self.game.is_over()
+        self.m["deadline"] = iso(now + timedelta(hours=hours)) if live else ""
+        self.m["reminded"] = False
+
+    def deadline_text(self) -> str:
+        if self.m["paused"]:
+            return "The game is paused by the game master: no deadline."
+        if not self.m["deadline"]:
+            return "No deadline." if not self.game.is_over() else "The game is over."
+        grace = self.m["grace_hours"]
+        extra = f" (and {grace} hours' grace after it)" if grace else ""
+        return f"Deadline for move {self.game.move}: {shown(self.m['deadline'])}{extra}."
+
+    # ---- what to send ------------------------------------------------------------------
+    def recipients(self) -> list[tuple]:
+        """(address, whose view): players their own, observers the public one."""
+        return [(self.address(p), p) for p in self.game.players] + [(a, None) for a in self.m["observers"]]
+
+    def snapshot(self) -> dict:
+        return {who: render(self.game.view(who)) for who in [*self.game.players, None, GM]}
+
+    def mails(self, cfg, before: dict, notices: list[str]) -> list:
+        """Reports for everyone whose report changed since `before`, with the notices for all;
+        the game master gets theirs when awaited or when there are notices."""
+        after = self.snapshot()
+        targets = self.recipients()
+        if notices or GM in self.game.awaiting():
+            targets.append((cfg.gm, GM))
+        out = []
+        for address, who in targets:
+            changed = before.get(who) != after[who]
+            if not (changed or notices):
+                continue
+            body = "".join(f"{n}\n" for n in notices) + ("\n" if notices else "")
+            if changed:
+                body += after[who] + "\n" + self.footer(cfg, who)
+            subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
+            out.append(compose(cfg, address, subject, body))
+        return out
+
+    def footer(self, cfg, who: str | None) -> str:
+        text = self.deadline_text() + "\n"
+        if who is not None:
+            name = "gm" if who == GM else who
+            text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
+                     f"or write to {cfg.address}:\n  game {self.name}\n  player {name} YOUR-PASSWORD\n"
+                     "  one order a line\n")
+        return text
+
+    def send_welcomes(self, cfg, passwords: dict, outbox) -> None:
+        for p in self.game.players:
+            outbox.send(self.welcome(cfg, p, passwords[p]))
+
+    def welcome(self, cfg, player: str, password: str):
+        rs = self.game.ruleset
+        body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
+                f"You play {player}; the players are {', '.join(self.game.players)}.\n\n"
+                f"Your password: {password}\n"
+                "Keep it secret: anyone with it and your address can give your orders.\n\n"
+                + render(self.game.view(player)) + "\n" + self.footer(cfg, player))
+        return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)
+
+
+# ---- the record -----------------------------------------------------------------------
+def journal_path(game_path: Path) -> Path:
+    """Everything that arrives for a game is logged in NAME.mail.log beside its file."""
+    return game_path.with_name(game_path.stem + ".mail.log")
+
+
+def record(path: Path, when: datetime, **fields) -> None:
+    """Append one JSON line (time, sender, Message-ID, outcome, ...) to a log; never a password."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"time": iso(when), **fields}, ensure_ascii=False) + "\n")

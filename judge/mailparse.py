@@ -1,0 +1,126 @@
+"""Reading one incoming message: who sent it, its Message-ID, its plain text, and the blocks
+of commands in it (`game NAME`, `player NAME PASSWORD`, then orders one a line).
+
+Quoted lines (`>`), everything after a signature separator (`-- `) or an `end` line, and
+HTML parts are ignored. A message larger than MAX_MESSAGE or with a binary part is refused.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+
+from .orders import order_lines
+
+MAX_MESSAGE = 1024 * 1024
+_IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature"}
+_SUBJECT_GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
+
+
+@dataclass
+class Incoming:
+    sender: str  # the From address, lower case ("" when none)
+    message_id: str
+    subject: str
+    text: str = ""
+    problem: str = ""  # why the message is refused as a whole ("" when readable)
+    automatic: bool = False  # a bounce or an auto-reply: never answered, to avoid mail loops
+
+
+@dataclass
+class Block:
+    """The commands of one game in a message."""
+
+    game: str
+    player: str = ""
+    password: str = ""
+    lines: list[str] = field(default_factory=list)
+
+
+def read(raw: bytes) -> Incoming:
+    too_large = len(raw) > MAX_MESSAGE
+    policy = email.policy.default
+    if too_large:  # read the headers only, to answer
+        msg = email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0], policy=policy)
+    else:
+        msg = email.message_from_bytes(raw, policy=policy)
+    sender = parseaddr(str(msg.get("From", "")))[1].lower()
+    message_id = str(msg.get("Message-ID", "")).strip() or "<sha256-" + hashlib.sha256(raw).hexdigest() + ">"
+    subject = " ".join(str(msg.get("Subject", "")).split())
+    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
+    precedence = str(msg.get("Precedence", "")).strip().lower()
+    automatic = (
+        auto not in ("", "no") or precedence in ("bulk", "junk", "list")
+        or not sender or sender.split("@")[0] in ("mailer-daemon", "postmaster")
+    )
+    incoming = Incoming(sender, message_id, subject, automatic=automatic)
+    if too_large:
+        incoming.problem = f"the message is larger than {MAX_MESSAGE // 1024} KB"
+        return incoming
+    texts = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        if ctype in _IGNORED_TYPES or ctype == "text/html":
+            continue
+        if part.get_content_maintype() != "text":
+            incoming.problem = f"it holds a binary part ({ctype})"
+            return incoming
+        if ctype == "text/plain" and part.get_content_disposition() != "attachment":
+            texts.append(_text(part))
+    if not texts:
+        incoming.problem = "it has no plain-text part (the judge does not read HTML)"
+    incoming.text = "\n".join(texts)
+    return incoming
+
+
+def _text(part) -> str:
+    try:
+        return part.get_content()
+    except (LookupError, UnicodeError):  # an unknown or lying charset
+        return part.get_payload(decode=True).decode("utf-8", errors="replace")
+
+
+def command_lines(text: str) -> list[str]:
+    """The lines that count: no quoted lines, nothing after `-- ` or `end`, no comments."""
+    out = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line == "--" or line.lower() == "end":  # a signature separator "-- ", or the end
+            break
+        if line.startswith(">"):
+            continue
+        out.extend(order_lines(line))
+    return out
+
+
+def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
+    """The blocks of the message, and the lines that are ignored because they stand before a
+    block's `player` line. A `game NAME` in the subject opens the first block."""
+    found = []
+    m = _SUBJECT_GAME.search(subject)
+    pending = Block(m[1]) if m else None  # the subject's block, kept once a line falls in it
+    current = pending
+    stray = []
+    for line in command_lines(text):
+        w = line.split()
+        if w[0].lower() == "game" and len(w) == 2:
+            current = Block(w[1])
+            found.append(current)
+            continue
+        is_player = w[0].lower() == "player" and len(w) == 3
+        if current is None or not (current.player or is_player):
+            stray.append(line)  # e.g. "On Monday the judge wrote:" before the quote
+            continue
+        if current is pending:
+            found.append(pending)
+            pending = None
+        if is_player and not current.player:
+            current.player, current.password = w[1], w[2]
+        else:
+            current.lines.append(line)
+    return found, stray

@@ -1,0 +1,114 @@
+"""Helpers for the mail tests: a judge site in a temporary directory (judge.toml, a game
+directory, a Maildir outbox or a real SMTP server on 127.0.0.1), mail games, messages."""
+from __future__ import annotations
+
+import mailbox
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from judge import config, gamefile, mailgame
+from judge.game import Game
+from judge.outbox import open_outbox
+
+NAMES = ["alice", "bob", "carol"]
+JUDGE = "judge@judge.test"
+GM_ADDRESS = "gm@judge.test"
+OBSERVER = "watcher@watch.test"
+T0 = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def address(player: str) -> str:
+    return f"{player}@players.test"
+
+
+@dataclass
+class Site:
+    root: Path
+    cfg: config.Config
+
+    @property
+    def outbox_dir(self) -> Path:
+        return self.root / "outbox"
+
+    def outbox(self):
+        return open_outbox(self.cfg)
+
+    def game_path(self, name="g1") -> Path:
+        return self.cfg.games / f"{name}.toml"
+
+    def load(self, name="g1") -> Game:
+        return gamefile.load(self.game_path(name))
+
+    def take(self) -> list[EmailMessage]:
+        """The mails sent since the last take (Maildir outbox), removed from it."""
+        box = mailbox.Maildir(str(self.outbox_dir), create=True)
+        out = []
+        for key in list(box.keys()):
+            out.append(message_from_bytes(box.get_bytes(key), policy=policy.default))
+            box.remove(key)
+        return out
+
+
+def make_site(root: Path, smtp_port: int | None = None, smtp_login: str = "") -> Site:
+    """`smtp_login`: TOML lines such as 'user = "judge"' added to [smtp]."""
+    (root / "games").mkdir()
+    outgoing = f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\n{smtp_login}' if smtp_port else '[maildir]\npath = "outbox"\n'
+    path = root / "judge.toml"
+    path.write_text(f'address = "{JUDGE}"\ngm = "{GM_ADDRESS}"\ngames = "games"\n{outgoing}')
+    return Site(root, config.load(path))
+
+
+def short_setup(rounds: int = 3, seed: int = 1) -> dict:
+    """A mogul setup whose crash card comes up in round `rounds`: a short whole game."""
+    trial = Game.new("mogul", NAMES, seed=seed)
+    st = trial.state
+    deck = [st["revealed"], *st["deck"]]
+    deck.remove("crash")
+    deck.insert(rounds - 1, "crash")
+    return {"start_player": st["start"], "deck": deck,
+            "start_cards": {p: st["players"][p]["shares"][0] for p in NAMES}}
+
+
+def new_game(site: Site, name="g1", *, deadline=0, grace=0, remind=0, now=T0, setup=None) -> dict:
+    """A mail game of mogul for alice, bob and carol with one observer; its passwords."""
+    game = Game.new("mogul", NAMES, seed=1, setup=setup or {})
+    passwords = mailgame.enable(game, {p: address(p) for p in NAMES}, [OBSERVER], deadline, grace, remind, now)
+    gamefile.create(game, site.game_path(name))
+    mailgame.MailGame(game, name).send_welcomes(site.cfg, passwords, site.outbox())
+    return passwords
+
+
+def message(sender: str, body: str, subject: str = "orders", message_id: str | None = None) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = JUDGE
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id or make_msgid(domain="players.test")
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def to(mails, addr: str) -> list[EmailMessage]:
+    return [m for m in mails if m["To"] == addr]
+
+
+def text(mail: EmailMessage) -> str:
+    return mail.get_content()
+
+
+def reply(mails, addr: str) -> str:
+    """The text of the judge's answer to `addr` (not a report or a notice)."""
+    found = [m for m in mails if m["To"] == addr and m["Subject"].startswith("Re:")]
+    assert len(found) == 1, [m["Subject"] for m in mails]
+    return text(found[0])

@@ -1,0 +1,73 @@
+"""Deadlines and grace with a fake clock: reminders, default orders, the bot for absent players."""
+import json
+from datetime import timedelta
+
+import pytest
+
+from judge import bots, deadlines, gateway
+from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text
+
+H = timedelta(hours=1)
+
+
+@pytest.fixture
+def site(tmp_path):
+    s = make_site(tmp_path)
+    s.passwords = new_game(s, deadline=48, grace=6, remind=12)
+    s.take()
+    return s
+
+
+def tick(site, now):
+    return deadlines.tick(site.cfg, site.outbox(), now), site.take()
+
+
+def test_a_reminder_before_the_deadline_then_the_default_order_after_the_grace(site):
+    late = site.load().awaiting()[0]
+    assert tick(site, T0 + 35 * H) == ([], [])
+    done, mails = tick(site, T0 + 36 * H)
+    assert done == [f"g1: reminded {late}"] and [m["To"] for m in mails] == [address(late)]
+    assert "Deadline for move 1: 2026-05-03 12:00 UTC (and 6 hours' grace after it)." in text(mails[0])
+    assert tick(site, T0 + 40 * H) == ([], [])  # reminded once
+    assert tick(site, T0 + 53 * H) == ([], [])  # in the grace period
+    done, mails = tick(site, T0 + 54 * H)
+    assert done == [f"g1: Missed order: {late} gave no order for move 1 by the deadline (2026-05-03 12:00 UTC); "
+                    "the judge ordered 'pass' for them (the default order)."]
+    assert {m["To"] for m in mails} == {address(p) for p in NAMES} | {OBSERVER, GM_ADDRESS}
+    assert all(text(m).startswith(f"Missed order: {late} gave no order") for m in mails)
+    game = site.load()
+    assert game.log == [f"1 {late} pass"] and not game.differences(game.replay())
+    assert game.meta["mail"]["deadline"] == "2026-05-05T18:00:00Z"  # the next move's, from now
+    journal = [json.loads(line) for line in (site.cfg.games / "g1.mail.log").read_text().splitlines()]
+    assert [e["sender"] for e in journal] == ["judge tick", "judge tick"] and "Missed order" in journal[1]["outcome"]
+
+
+def test_the_bot_plays_for_a_player_marked_absent(site):
+    late = site.load().awaiting()[0]
+    gateway.handle(message(GM_ADDRESS, f"game g1\nplayer gm {site.passwords['gm']}\nabsent {late}\n"),
+                           site.cfg, site.outbox(), T0)
+    assert "OK      absent" in reply(site.take(), GM_ADDRESS)
+    expected = bots.choose(site.load(), late)
+    done, mails = tick(site, T0 + 54 * H)
+    assert f"the judge ordered '{expected}' for them (the judge's bot plays for an absent player)" in done[0]
+    assert site.load().log == [f"1 {late} {expected}"]
+
+
+def test_an_order_in_time_moves_the_deadline_and_a_paused_game_waits(site):
+    late = site.load().awaiting()[0]
+    pw = site.passwords
+    gateway.handle(message(address(late), f"game g1\nplayer {late} {pw[late]}\nbid\n"), site.cfg, site.outbox(), T0 + 10 * H)
+    assert "Deadline for move 2: 2026-05-03 22:00 UTC" in reply(site.take(), address(late))
+    gateway.handle(message(GM_ADDRESS, f"game g1\nplayer gm {pw['gm']}\npause\n"), site.cfg, site.outbox(), T0 + 11 * H)
+    site.take()
+    assert tick(site, T0 + 100 * H) == ([], [])
+    gateway.handle(message(GM_ADDRESS, f"game g1\nplayer gm {pw['gm']}\nresume\n"), site.cfg, site.outbox(), T0 + 100 * H)
+    assert "Deadline for move 2: 2026-05-07 16:00 UTC" in reply(site.take(), GM_ADDRESS)
+    assert site.load().log == [f"1 {late} bid"]
+
+
+def test_a_game_without_deadline_is_left_alone(tmp_path):
+    site = make_site(tmp_path)
+    new_game(site, name="slow")
+    site.take()
+    assert tick(site, T0 + 10000 * H) == ([], [])

@@ -1,0 +1,210 @@
+"""The mail gateway as players and the game master meet it: replies, reports, refusals."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from judge import gateway
+from judge.game import Game
+from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
+
+
+@pytest.fixture
+def site(tmp_path):
+    return make_site(tmp_path)
+
+
+def send(site, raw, now=T0):
+    gateway.handle(raw, site.cfg, site.outbox(), now)
+    return site.take()
+
+
+def orders(player, password, *lines, game="g1"):
+    return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)
+
+
+def test_orders_are_echoed_applied_and_the_changed_reports_go_out(site):
+    pw = new_game(site)
+    site.take()
+    game = Game.new("mogul", NAMES, seed=1)
+    first = game.awaiting()[0]
+    mails = send(site, message(address(first), orders(first, pw[first], "#1 BID")))
+    answer = next(m for m in to(mails, address(first)) if m["Subject"] == "Re: orders")
+    assert answer["In-Reply-To"] and answer["Auto-Submitted"] == "auto-replied"
+    body = text(answer)
+    assert "OK      bid" in body and "All applied." in body and "move 2: waiting for" in body
+    assert "Deadline" not in body or "No deadline." in body
+    # every player's report changed (the pot), the observer gets the public one
+    reports = [m for m in mails if "report" in m["Subject"]]
+    assert sorted(m["To"] for m in reports) == sorted([address(p) for p in NAMES] + [OBSERVER])
+    public = text(to(mails, OBSERVER)[0])
+    assert "public report, move 2" in public and "[" not in public.split("Player")[1].split("Waiting")[0]
+    assert site.load().log == [f"1 {first} bid"]
+
+
+def test_one_refused_order_refuses_the_whole_block_with_the_exact_error(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    mails = send(site, message(address(first), orders(first, pw[first], "bid", "sell 9", "pass")))
+    assert len(mails) == 1  # the reply only: no report changed
+    body = text(mails[0])
+    assert "OK      bid\n" in body
+    assert "REFUSED not your turn" in body and '"sell 9": waiting for' in body
+    assert "SKIPPED pass" in body and "Nothing was applied" in body and "move 1: waiting for" in body
+    mails = send(site, message(address(first), orders(first, pw[first], "sell 9")))
+    assert 'REFUSED illegal order "sell 9": the auction is on: bid or pass' in text(mails[0])
+    assert site.load().log == []
+    last = json.loads((site.cfg.games / "g1.mail.log").read_text().splitlines()[-1])
+    assert last["lines"] == ["sell 9"] and last["results"] == ['REFUSED illegal order "sell 9": the auction is on: bid or pass']
+
+
+def test_wrong_password_forged_sender_and_unknown_game_are_refused_politely(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    other = next(p for p in NAMES if p != first)
+    cases = [
+        (address(first), orders(first, "wrong-password", "bid"), "password for game g1 is not right"),
+        ("mallory@evil.test", orders(first, pw[first], "bid"), "comes from mallory@evil.test, which is not the address"),
+        (address(other), orders(first, pw[first], "bid"), f"which is not the address of {first}"),
+        (address(first), orders(first, pw[first], "bid", game="nosuch"), "there is no game called 'nosuch'"),
+        (address(first), orders(first, pw[first], "bid", game="../g1"), "there is no game called '../g1'"),
+        (address(first), "just chatting\n", "found no 'game NAME' line"),
+    ]
+    before = site.game_path().read_bytes()
+    for sender, body, refusal in cases:
+        mails = send(site, message(sender, body))
+        assert [m["To"] for m in mails] == [sender]
+        assert refusal in text(mails[0]) and "Nothing" in text(mails[0])
+        assert pw[first] not in text(mails[0])
+    assert site.game_path().read_bytes() == before
+    journal = [json.loads(line) for line in (site.cfg.games / "g1.mail.log").read_text().splitlines()]
+    assert [e["sender"] for e in journal] == [address(first), "mallory@evil.test", address(other)]
+    assert all(e["outcome"].startswith("refused") and "message_id" in e and "time" in e for e in journal)
+    assert pw[first] not in (site.cfg.games / "g1.mail.log").read_text()
+    assert "unknown game" in (site.cfg.games / "mail.log").read_text()
+
+
+def test_a_reply_full_of_quoted_text_and_a_signature_gives_only_its_orders(site):
+    pw = new_game(site)
+    welcome = {m["To"]: m for m in site.take()}
+    first = site.load().awaiting()[0]
+    quoted = "".join(f"> {line}\n" for line in text(welcome[address(first)]).splitlines())
+    body = f"On Friday the judge wrote:\n{quoted}\nplayer {first} {pw[first]}\n> bid\npass\n\n-- \n{first}\nbid\nsell 3\n"
+    mails = send(site, message(address(first), body, subject=f"Re: {welcome[address(first)]['Subject']}"))
+    body = reply(mails, address(first))
+    assert "OK      pass\nAll applied." in body and "lines):\n  On Friday the judge wrote:\n" in body
+    assert site.load().log == [f"1 {first} pass"]
+
+
+def test_the_same_message_delivered_twice_is_applied_once(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, pw[first], "bid"), message_id="<once@players.test>")
+    send(site, raw)
+    again = send(site, raw)
+    assert len(again) == 1 and "was handled before; nothing was done again" in text(again[0])
+    assert site.load().log == [f"1 {first} bid"]
+
+
+def test_oversized_and_binary_messages_are_refused_cleanly(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    before = site.game_path().read_bytes()
+    big = message(address(first), orders(first, pw[first], "bid") + "x" * (1024 * 1024 + 1))
+    mails = send(site, big)
+    assert len(mails) == 1 and "larger than 1024 KB" in text(mails[0])
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["Subject"], msg["Message-ID"] = address(first), "orders", "<bin@players.test>"
+    msg.set_content(orders(first, pw[first], "bid"))
+    msg.add_attachment(bytes(range(256)), maintype="application", subtype="octet-stream", filename="a.bin")
+    mails = send(site, bytes(msg))
+    assert len(mails) == 1 and "binary part (application/octet-stream)" in text(mails[0])
+    assert site.game_path().read_bytes() == before
+
+
+def test_automatic_mail_gets_no_answer(site):
+    new_game(site)
+    site.take()
+    assert send(site, message("MAILER-DAEMON@players.test", "game g1\n")) == []
+    assert send(site, message("judge@judge.test", "game g1\n")) == []
+
+
+def test_the_game_master_by_mail(site):
+    pw = new_game(site)
+    site.take()
+    gm = lambda *lines: send(site, message(GM_ADDRESS, orders("gm", pw["gm"], *lines)))
+    first = site.load().awaiting()[0]
+    # a wrong master password changes nothing
+    mails = send(site, message(GM_ADDRESS, orders("gm", pw[first], "pause")))
+    assert "not right" in text(mails[0])
+    mails = gm("status")
+    assert len(mails) == 1 and "game master's report, move 1" in text(mails[0]) and "Cards left in the pile 28:" in text(mails[0])
+    assert f"Players: alice <{address('alice')}>, bob <{address('bob')}>" in text(mails[0])
+    assert f"Observers: {OBSERVER}" in text(mails[0])
+    mails = gm("pause")
+    notices = [m for m in mails if m["To"] != GM_ADDRESS or "report" in m["Subject"]]
+    assert {m["To"] for m in notices} >= {address(p) for p in NAMES} | {OBSERVER}
+    assert all("The game master has paused the game." in text(m) for m in notices)
+    refused = send(site, message(address(first), orders(first, pw[first], "bid")))
+    assert "the game is paused by the game master" in text(refused[0])
+    gm("resume")
+    # orders for any player, and absent / present, replace
+    mails = gm(f"as {first} bid", "absent carol")
+    assert "OK      as " + first + ": bid" in reply(mails, GM_ADDRESS)
+    game = site.load()
+    assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
+    mails = gm("present carol", "replace bob bob2@new.test")
+    welcome = [m for m in to(mails, "bob2@new.test") if "welcome" in m["Subject"]]
+    assert len(welcome) == 1 and "Your password: " in text(welcome[0])
+    new_pw = text(welcome[0]).split("Your password: ")[1].split()[0]
+    game = site.load()
+    assert game.meta["mail"]["absent"] == [] and game.meta["mail"]["players"]["bob"]["address"] == "bob2@new.test"
+    old = send(site, message(address("bob"), orders("bob", pw["bob"], "pass")))
+    assert "not right" in text(old[0])
+    now_ok = send(site, message("bob2@new.test", orders("bob", new_pw)))
+    assert "Nothing to apply." in text(now_ok[0]) and "report for bob" in text(now_ok[0])
+    # all or none: a bad command refuses the earlier ones too
+    mails = gm("pause", "absent nobody")
+    assert "unknown player" in text(mails[0]) and not site.load().meta["mail"]["paused"]
+    mails = gm("replace carol carol@x.test, mallory@evil.test")
+    assert 'REFUSED "replace carol carol@x.test, mallory@evil.test": write replace PLAYER NEW_ADDRESS' in text(mails[0])
+
+
+def test_secrets_never_reach_reports_or_replies(site):
+    pw = new_game(site)
+    every = site.take()
+    first = site.load().awaiting()[0]
+    every += send(site, message(address(first), orders(first, pw[first], "bid")))
+    every += send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "status")))
+    hashes = [v["password"] for v in site.load().meta["mail"]["players"].values()]
+    for m in every:
+        body = text(m)
+        assert "scrypt$" not in body and pw["gm"] not in body
+        assert all(h not in body for h in hashes)
+        assert [p for p in NAMES if pw[p] in body] in ([], [m["To"].split("@")[0]])  # only one's own, at welcome
+
+
+def test_two_deliveries_for_the_same_game_at_the_same_moment_are_both_applied(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    raws = [message(address(first), orders(first, pw[first], "bid")),
+            message(GM_ADDRESS, orders("gm", pw["gm"], "absent carol"))]
+    cmd = [sys.executable, "-m", "judge", "mail", "--config", str(site.root / "judge.toml")]
+    procs = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in raws]
+    for p, raw in zip(procs, raws):
+        p.stdin.write(raw)
+        p.stdin.close()
+    for p in procs:
+        assert p.wait(timeout=60) == 0, p.stderr.read()
+    game = site.load()
+    assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
+    assert len(game.meta["mail"]["seen"]) == 2
+    assert not game.differences(game.replay())
