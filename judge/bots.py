@@ -6,6 +6,7 @@ from hashlib import blake2b
 from .rng import Rng
 
 KINDS = ("sensible", "random")
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]  # the seats of bot games
 
 
 def bot_rng(game, player: str, salt: str = "") -> Rng:

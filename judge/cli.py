@@ -3,6 +3,7 @@ in one place, `_Group.invoke`."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tomllib
 from contextlib import contextmanager
@@ -18,7 +19,6 @@ from .game import Game
 from .ruleset import GM
 
 MAX_INPUT = 1024 * 1024
-BOT_NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
 
 class _Group(TyperGroup):
@@ -330,9 +330,9 @@ def play(
     from .report import render, render_standings
 
     rs = registry.get(ruleset)
-    if not 1 <= players <= len(BOT_NAMES):
+    if not 1 <= players <= len(bots.NAMES):
         raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
-    game = Game.new(ruleset, BOT_NAMES[:players], seed=seed, options=_parse_options(option))
+    game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
     typer.echo(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
     last_round = [None]
 
@@ -346,3 +346,27 @@ def play(
     bots.play_out(game, on_move=lambda p, o: report_round())
     typer.echo(render(game.view(None)))
     typer.echo(render_standings(game.ruleset.standings(game.state), True), nl=False)
+
+
+@app.command()
+def simulate(
+    ruleset: str,
+    players: int = typer.Option(4, "--players", "-n"),
+    games: int = typer.Option(100, "--games", "-g"),
+    seed: Optional[int] = typer.Option(None, help="seed of the first game; game i plays seed+i (default: random)"),
+    bots_: str = typer.Option("sensible", "--bots", help="bot kinds, comma-separated, seated in turn and rotated each game"),
+    option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
+) -> None:
+    """Many whole games between bots, with a summary: length, winning score, wins by seat and bot."""
+    from . import simulate as sim
+
+    kinds = sim.parse_kinds(bots_)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    results = sim.simulate(ruleset, players, games, seed, kinds, _parse_options(option))
+    summary = sim.Summary(bots.NAMES[:players])
+    with typer.progressbar(results, length=games, label=f"{ruleset} (seeds {seed}..{seed + games - 1})", file=sys.stderr) as bar:
+        for result in bar:
+            summary.add(result)
+    for line in summary.lines():
+        typer.echo(line)

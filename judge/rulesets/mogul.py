@@ -405,6 +405,42 @@ class Mogul(Ruleset):
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
 
+    # ---- the sensible bot (uses only the player's view and the published deck) ----------
+    CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)
+
+    def bot_order(self, view, rng) -> str:
+        """Bid while winning the choice is worth more than the chips; then take or sell
+        whichever is worth more; as second, sell when the price beats the shares' premiums."""
+        orders = view["orders"]
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
+        held = me["shares"].get(view["revealed"]["border"], 0)
+        if view["phase"] == "auction":
+            chips = view["you"]["chips"]
+            reserve = 1.5 if chips <= 2 else 0.0  # keep a chip or two for a better card
+            stay = max(take, sell) - reserve > self.CHIP_VALUE * (view["pot"] + 1)
+            return "bid" if stay and "bid" in orders else "pass"
+        if view["phase"] == "winner" and take >= sell:
+            return "take"
+        return f"sell {held}" if sell > 0 else "sell 0"
+
+    def bot_premiums(self, view, colour: str) -> float:
+        """The premiums one share of `colour` may still earn, about one for each card of that
+        company not in sight (most are in the pile; a few were sold)."""
+        total = sum(self.data["deck"][colour].values())
+        held = sum(p["shares"].get(colour, 0) for p in view["players"])
+        return max(0, total - held - (view["revealed"]["company"] == colour))
+
+    def bot_take_value(self, view) -> float:
+        return self.bot_premiums(view, view["revealed"]["company"]) + 0.5
+
+    def bot_sell_value(self, view, me) -> float:
+        """Points from selling all my shares of the border colour, less their future premiums."""
+        colour = view["revealed"]["border"]
+        held = me["shares"].get(colour, 0)
+        price = sum(p["shares"].get(colour, 0) for p in view["players"])
+        return max(0.0, held * (price - self.bot_premiums(view, colour)))
+
     # ---- scores -------------------------------------------------------------------------
     def final_points(self, state, player) -> dict:
         pl = state["players"][player]
