@@ -1,0 +1,66 @@
+"""What the registry-wide proofs run over: every registered ruleset, at every player count,
+with its default options and with each option set away from its default."""
+from __future__ import annotations
+
+import os
+
+from judge import bots, ruleset
+from judge.errors import UsageError
+from judge.game import Game
+
+
+def every_name() -> list[str]:
+    return [rs.name for rs in ruleset.every()]
+
+
+def option_sets(rs) -> list[dict]:
+    """The default options, then each option alone at each value other than its default."""
+    sets = [{}]
+    for o in rs.options:
+        if isinstance(o.default, bool):
+            values = [not o.default]
+        elif o.choices:
+            values = [c for c in o.choices if c != o.default]
+        else:
+            values = []  # numbers: the default only (a ruleset's own tests cover the others)
+        sets += [{o.name: v} for v in values]
+    return sets
+
+
+def configs() -> list[tuple[str, int, dict]]:
+    """(ruleset, players, options) for every combination a game can be set up with. An option
+    that no player count accepts is a bug the random-play test reports (see `unplayable`)."""
+    out = []
+    for rs in ruleset.every():
+        for options in option_sets(rs):
+            for n in range(rs.min_players, min(rs.max_players, len(bots.NAMES)) + 1):
+                if playable(rs.name, n, options):
+                    out.append((rs.name, n, options))
+    return out
+
+
+def unplayable() -> list[tuple[str, dict]]:
+    return [(rs.name, options) for rs in ruleset.every() for options in option_sets(rs)
+            if not any(playable(rs.name, n, options) for n in range(rs.min_players, rs.max_players + 1))]
+
+
+def playable(name: str, n: int, options: dict) -> bool:
+    try:
+        ruleset.get(name).check_players(bots.NAMES[:n], {**ruleset.get(name).default_options(), **options})
+    except UsageError:
+        return False
+    return True
+
+
+def config_id(config) -> str:
+    name, n, options = config
+    return "-".join([name, f"{n}p", *(f"{k}={v}" for k, v in options.items())])
+
+
+def new_game(name: str, n: int, options: dict, seed: int) -> Game:
+    return Game.new(name, bots.NAMES[:n], seed=seed, options=options)
+
+
+def many(variable: str, default: int) -> int:
+    """A count the environment may raise for a longer run, e.g. JUDGE_RANDOM_GAMES=200."""
+    return int(os.environ.get(variable, default))
