@@ -252,7 +252,10 @@ class Game:
                 f"{where} was written by {rs.name} version {version}; this judge plays version {rs.version}"
             )
         players = need("players", list)
-        check_names(players)
+        try:
+            check_names(players)
+        except UsageError as e:
+            raise GameFileError(f"{where}: {e}") from None
         options = need("options", dict)
         if set(options) != {o.name for o in rs.options}:
             raise GameFileError(f"{where}: options are {sorted(options)}, expected {sorted(o.name for o in rs.options)}")
@@ -280,10 +283,36 @@ class Game:
         unknown = set(data) - {"format", "ruleset", "ruleset_version", "players", "options", "setup", "rng", "meta", "state", "log"}
         if unknown:
             raise GameFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        if not all(_is_event(e) for e in state["events"]):
+            raise GameFileError(f"{where}: state.events must be tables of move, text and (optionally) to")
+        if not isinstance(meta, dict):
+            raise GameFileError(f"{where}: [meta] must be a table")
         rs.check(state)
+        _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
         return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta)
+
+
+def _is_event(e) -> bool:
+    return (isinstance(e, dict) and type(e.get("move")) is int and isinstance(e.get("text"), str)
+            and set(e) <= {"move", "text", "to"} and isinstance(e.get("to", []), list))
+
+
+def _probe(rs: Ruleset, state: dict, players: list[str], where: str) -> None:
+    """Run the read-only hooks once, so that a hand-edited state which passes the ruleset's
+    check() but would break a report or a prompt is refused on loading, not halfway through."""
+    awaiting = rs.awaiting(state)
+    if not set(awaiting) <= {*players, GM}:
+        raise GameFileError(f"{where}: the state awaits {', '.join(map(str, awaiting))}, who are not all players")
+    rs.is_over(state)
+    rs.summary(state)
+    rs.standings(state)
+    for who in [*players, GM, None]:
+        rs.view(state, who)
+    for p in awaiting:
+        rs.prompt(state, p)
+        rs.legal_orders(state, p)
 
 
 def _log_matches_move(log: list[str], move: int) -> bool:

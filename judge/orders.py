@@ -38,11 +38,13 @@ def order_lines(text: str) -> list[str]:
 def split_move(line: str) -> tuple[int | None, str]:
     """`#17 bid` -> (17, "bid"); `bid` -> (None, "bid")."""
     check_line(line)
+    if not line.strip():
+        raise OrderSyntaxError("an empty order line")
     m = _MOVE_PREFIX.match(line.strip())
     if not m:
         return None, line.strip()
     number, rest = m.groups()
-    if not number.isdigit() or len(number) > 9:
+    if not (number.isdigit() and number.isascii()) or len(number) > 9:
         raise OrderSyntaxError(f"move number '#{number}' is not a whole number", line)
     if not rest.strip():
         raise OrderSyntaxError("a move number with no order after it", line)
@@ -50,10 +52,10 @@ def split_move(line: str) -> tuple[int | None, str]:
 
 
 def check_line(line: str) -> None:
-    if len(line) > MAX_LINE:
-        raise OrderSyntaxError(f"an order line is at most {MAX_LINE} characters", line[:40] + "...")
     if not line.isprintable():
         raise OrderSyntaxError("the line holds control or binary characters", line.encode("unicode_escape").decode()[:60])
+    if len(line) > MAX_LINE:
+        raise OrderSyntaxError(f"an order line is at most {MAX_LINE} characters", line[:40] + "...")
 
 
 def words(line: str) -> list[str]:
