@@ -1,9 +1,7 @@
 """Built-in bots. A bot sees only its own player's view, never the state."""
 from __future__ import annotations
 
-from hashlib import blake2b
-
-from .rng import Rng
+from .rng import Rng, blake2b
 
 KINDS = ("sensible", "random")
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]  # the seats of bot games

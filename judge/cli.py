@@ -2,18 +2,17 @@
 in one place, `_Group.invoke`."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tomllib
 from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, get_args, get_origin
 
 import typer
 from typer.core import TyperGroup
 
-from . import bots, gamefile, ruleset as registry
+from . import gamefile, ruleset as registry
 from .errors import JudgeError, NotYourTurn, UsageError, VerifyError
 from .game import Game
 from .ruleset import GM
@@ -28,6 +27,45 @@ class _Group(TyperGroup):
         except JudgeError as e:
             typer.echo(f"judge: {e}", err=True)
             raise typer.Exit(e.exit_code) from None
+
+    def parse_args(self, ctx, args):
+        for param in self.get_params(ctx):
+            _plain_coercion(param)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        for param in cmd.get_params(ctx) if cmd else ():
+            _plain_coercion(param)
+        return name, cmd, rest
+
+
+_PLAIN = {str: str, int: int, bool: bool, Path: Path}
+
+
+def _plain_coercion(param) -> None:
+    """Typer converts each parameter's text through pydantic, whose import alone costs more
+    than typer's (bench/bench.py). The judge's parameters are str, int, Path or lists of str:
+    convert those directly. Other typers (no `_runtime_param`) and other types keep their way."""
+    descriptor = getattr(param, "type_descriptor", None)
+    if getattr(param, "_runtime_param", False) is not None or descriptor is None:
+        return
+    annotation = descriptor.annotation
+    item = get_args(annotation)[0] if get_origin(annotation) is list else annotation
+    if item not in _PLAIN:
+        return
+    from typer._coercion import RuntimeParam
+
+    class Plain(RuntimeParam):
+        def _coerce_value(self, value, param, ctx):
+            try:
+                if get_origin(self.annotation) is list:
+                    return [_PLAIN[item](v) for v in value]
+                return _PLAIN[item](value)
+            except ValueError:
+                raise typer.BadParameter(f"'{value}' is not a valid {item.__name__}", ctx=ctx, param=param) from None
+
+    param._runtime_param = Plain(parameter_info=descriptor.parameter_info, annotation=annotation)
 
 
 app = typer.Typer(
@@ -45,6 +83,8 @@ def main() -> None:
 
 
 def _json(data) -> None:
+    import json
+
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -303,6 +343,8 @@ def bot(
     kind: str = typer.Option("sensible", help="sensible or random"),
 ) -> None:
     """A built-in bot picks a legal order for a player and submits it."""
+    from . import bots
+
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
     with gamefile.locked(game_file):
@@ -327,6 +369,7 @@ def play(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="only the final report"),
 ) -> None:
     """A whole game between bots, with the reports as it goes and the final standings."""
+    from . import bots
     from .report import render, render_standings
 
     rs = registry.get(ruleset)
@@ -358,7 +401,7 @@ def simulate(
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
 ) -> None:
     """Many whole games between bots, with a summary: length, winning score, wins by seat and bot."""
-    from . import simulate as sim
+    from . import bots, simulate as sim
 
     kinds = sim.parse_kinds(bots_)
     if seed is None:

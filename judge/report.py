@@ -17,6 +17,9 @@ def _env():
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         autoescape=False,
+        # Compiled templates are cached (in the temporary directory, per user): compiling
+        # them costs more than the rest of `judge show`.
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
 
 

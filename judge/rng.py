@@ -3,7 +3,10 @@
 Draw number k is a hash of (seed, k), so a game can be resumed at any point without
 replaying earlier draws, and the file diffs as one changed number.
 """
-from hashlib import blake2b
+try:
+    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL (8 ms)
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
 
 _SPAN = 1 << 64
 
