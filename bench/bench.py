@@ -77,7 +77,7 @@ def engine(runs: int) -> None:
     print("| ruleset | players | options | orders | replay us/order | submit us/order |")
     print("|---|---|---|---|---|---|")
     for rs in ruleset.every():
-        game = long_game(rs, 10**9 if rs.max_moves > 10**6 else rs.max_moves)
+        game = long_game(rs, FILE_ORDERS)
         replay = best_of(runs, game.replay) / len(game.log)
 
         def submit_all():

@@ -7,8 +7,6 @@ import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
-import tomli_w
-
 from .errors import GameFileError
 from .game import Game
 
@@ -46,6 +44,8 @@ def load(path) -> Game:
 
 
 def dumps(game: Game) -> str:
+    import tomli_w  # here: reading a game (show, status) never writes one
+
     return tomli_w.dumps(game.to_dict(), indent=2)
 
 

@@ -9,7 +9,6 @@ events, see `emit`).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -187,8 +186,12 @@ def register(cls):
 def get(name: str) -> Ruleset:
     if name not in _REGISTRY:
         module = name.replace("-", "_")
-        if module.isidentifier() and module in _module_names():
-            importlib.import_module(f"judge.rulesets.{module}")
+        if module.isidentifier() and not module.startswith("_"):
+            try:
+                importlib.import_module(f"judge.rulesets.{module}")
+            except ModuleNotFoundError as e:
+                if e.name != f"judge.rulesets.{module}":
+                    raise
     if name not in _REGISTRY:
         known = ", ".join(r.name for r in every())
         raise UsageError(f"unknown ruleset '{name}' (known: {known})")
@@ -202,6 +205,8 @@ def every() -> list[Ruleset]:
 
 
 def _module_names() -> list[str]:
+    import pkgutil  # here: loading one game needs no listing of the rulesets
+
     from . import rulesets
 
     return [m.name for m in pkgutil.iter_modules(rulesets.__path__) if not m.name.startswith("_")]

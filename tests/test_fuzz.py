@@ -71,15 +71,24 @@ def assert_clean_refusal(result, path: Path, before: bytes) -> None:
     assert path.read_bytes() == before
 
 
+def orders_given(name: str):
+    """(stop, player, lines): a position of the game, someone (or no one) giving orders, the lines."""
+    @st.composite
+    def draw(draw):
+        stop = draw(st.sampled_from(STOPS))
+        return stop, draw(who(position(name, stop))), draw(st.lists(order_lines(name), min_size=1, max_size=3))
+
+    return draw()
+
+
 @pytest.mark.parametrize("name", every_name())
 def test_any_order_line_is_accepted_or_refused_cleanly(name):
     @fuzz
-    @given(stop=st.sampled_from(STOPS), data=st.data())
-    def check(stop, data):
+    @given(orders_given(name))
+    def check(given_orders):
+        stop, player, lines = given_orders
         game = position(name, stop)
         before = game.to_dict()
-        player = data.draw(who(game))
-        lines = data.draw(st.lists(order_lines(name), min_size=1, max_size=3))
         try:
             game.submit(player, lines)
         except JudgeError as e:
@@ -94,11 +103,9 @@ def test_any_order_line_is_accepted_or_refused_cleanly(name):
 @pytest.mark.parametrize("name", every_name())
 def test_any_order_line_through_the_cli_is_clean(name):
     @fuzz
-    @given(stop=st.sampled_from(STOPS), data=st.data())
-    def check(stop, data):
-        game = position(name, stop)
-        player = data.draw(who(game))
-        lines = data.draw(st.lists(order_lines(name), min_size=1, max_size=3))
+    @given(orders_given(name))
+    def check(given_orders):
+        stop, player, lines = given_orders
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "game.toml"
             path.write_text(position_text(name, stop))

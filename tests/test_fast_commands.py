@@ -1,0 +1,40 @@
+"""What keeps `judge order` and `judge show` quick (bench/bench.py measures it) must not change
+what they do: parameters are still checked, saves still atomic, reports still the same."""
+import os
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from judge import gamefile
+from judge.cli import app
+
+from registry import new_game
+
+
+def test_commands_do_not_load_pydantic(tmp_path):
+    path = tmp_path / "g.toml"
+    gamefile.create(new_game("mogul", 3, {}, 4), path)
+    player = gamefile.load(path).awaiting()[0]
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "judge", "order", str(path), "--as", player, "pass"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "judge.cli" in imported and "pydantic" not in imported
+
+
+def test_parameters_are_still_checked():
+    r = CliRunner().invoke(app, ["simulate", "mogul", "--players", "four"])
+    assert r.exit_code == 2 and "'four' is not a valid int" in r.stderr
+
+
+def test_a_temporary_file_left_by_a_crash_does_not_block_a_save(tmp_path):
+    path = tmp_path / "g.toml"
+    game = new_game("mogul", 3, {}, 4)
+    gamefile.create(game, path)
+    stale = tmp_path / f".g.toml.{os.getpid()}-0.tmp"
+    stale.write_text("half a game")
+    game.submit(game.awaiting()[0], ["pass"])
+    gamefile.save(game, path)
+    assert gamefile.load(path).to_dict() == game.to_dict()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([stale.name, "g.toml"])
