@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge import bots, gamefile, ruleset  # noqa: E402
 from judge.errors import UsageError  # noqa: E402
 from judge.game import Game  # noqa: E402
+from judge.simulate import usual_players  # noqa: E402
 
 FILE_ORDERS = 500
 
@@ -160,7 +161,7 @@ def simulate(games: int) -> None:
     print("| ruleset | players | games/s |")
     print("|---|---|---|")
     for rs in ruleset.every():
-        n = max(rs.min_players, min(4, rs.max_players))
+        n = usual_players(rs)
         wall, _ = run([judge, "simulate", rs.name, "--players", str(n), "--games", str(games), "--seed", "1"])
         print(f"| {rs.name} | {n} | {games / wall:.0f} |")
 

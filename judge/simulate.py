@@ -76,6 +76,11 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:5.1f}%"
 
 
+def usual_players(rs) -> int:
+    """The table the tests and benchmarks play at: 4 players, or the nearest count allowed."""
+    return max(rs.min_players, min(4, rs.max_players))
+
+
 def parse_kinds(text: str) -> list[str]:
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     bad = [k for k in kinds if k not in bots.KINDS]

@@ -7,6 +7,7 @@ import os
 from judge import bots, ruleset
 from judge.errors import UsageError
 from judge.game import Game
+from judge.ruleset import GM
 
 
 def every_name() -> list[str]:
@@ -64,3 +65,8 @@ def new_game(name: str, n: int, options: dict, seed: int) -> Game:
 def many(variable: str, default: int) -> int:
     """A count the environment may raise for a longer run, e.g. JUDGE_RANDOM_GAMES=200."""
     return int(os.environ.get(variable, default))
+
+
+def random_bots(game: Game) -> dict:
+    """Random bots for every seat and for the game master (when the game awaits one)."""
+    return {p: "random" for p in [*game.players, GM]}

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from judge import bots, ruleset
 from judge.cli import app
 from judge.ruleset import Ruleset
-from judge.simulate import Summary, simulate
+from judge.simulate import Summary, simulate, usual_players
 
 from registry import every_name, many
 
@@ -24,7 +24,7 @@ def test_the_sensible_bot_beats_the_random_bot_clearly(name):
     if not own_bot(name):
         pytest.fail(f"{name} has no sensible bot of its own (Ruleset.bot_order)")
     rs = ruleset.get(name)
-    n = max(rs.min_players, min(4, rs.max_players))
+    n = usual_players(rs)
     summary = Summary(bots.NAMES[:n])
     for result in simulate(name, n, GAMES, 7, ["sensible", "random"]):
         summary.add(result)

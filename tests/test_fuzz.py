@@ -18,12 +18,13 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge import bots, gamefile, ruleset
 from judge.cli import app
 from judge.errors import JudgeError
 from judge.ruleset import GM
+from judge.simulate import usual_players
 
-from registry import every_name, many, new_game
+from registry import every_name, many, new_game, random_bots
 
 EXAMPLES = many("JUDGE_FUZZ_EXAMPLES", 40)
 fuzz = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("JUDGE_FUZZ_RANDOM"),
@@ -37,9 +38,9 @@ ODD_WORDS = ["all", "#", "#1", "#0", "#-1", "0", "-1", "1.5", "999999999", "9999
 @lru_cache(maxsize=None)
 def position_text(name: str, stop: int) -> str:
     """The game file of a random game of `name` after `stop` orders (or at its end)."""
-    game = new_game(name, 4 if name == "mogul" else 3, {}, 2)
+    game = new_game(name, usual_players(ruleset.get(name)), {}, 2)
     while not game.is_over() and len(game.log) < stop:
-        bots.play_one(game, {p: "random" for p in game.players}, salt="fuzz")
+        bots.play_one(game, random_bots(game), salt="fuzz")
     return gamefile.dumps(game)
 
 

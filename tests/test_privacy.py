@@ -16,7 +16,7 @@ from judge.rng import Rng
 from judge.ruleset import GM
 from judge.rulesets.mogul import Mogul
 
-from registry import config_id, configs, many, new_game
+from registry import config_id, configs, many, new_game, random_bots
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 12 # orders between the positions checked
@@ -83,7 +83,7 @@ def checked_positions(config, seed: int):
     game = new_game(*config, seed)
     yield game
     while not game.is_over():
-        bots.play_one(game, {p: "random" for p in game.players}, salt="privacy")
+        bots.play_one(game, random_bots(game), salt="privacy")
         if len(game.log) % EVERY == 0 or game.is_over():
             yield game
 
@@ -105,7 +105,7 @@ class LeakyMogul(Mogul):
 def test_the_proof_catches_a_report_that_shows_another_players_chips():
     game = new_game("mogul", 4, {}, 5)
     game.ruleset = LeakyMogul()
-    bots.play_one(game, {p: "random" for p in game.players})
+    bots.play_one(game, random_bots(game))
     failures = privacy_failures(game, 5)
     assert failures and "hidden fact" in failures[0]
 

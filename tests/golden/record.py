@@ -21,7 +21,7 @@ from judge import bots, ruleset  # noqa: E402
 from judge.game import Game  # noqa: E402
 from judge.report import render  # noqa: E402
 from judge.ruleset import GM  # noqa: E402
-from judge.simulate import parse_kinds, seat_kinds  # noqa: E402
+from judge.simulate import parse_kinds, seat_kinds, usual_players  # noqa: E402
 
 
 def path_of(name: str) -> Path:
@@ -67,7 +67,7 @@ def main(argv=None) -> None:
     ap.add_argument("--every", type=int, default=40, help="orders between recorded reports")
     args = ap.parse_args(argv)
     rs = ruleset.get(args.ruleset)
-    players = args.players or max(rs.min_players, min(4, rs.max_players))
+    players = args.players or usual_players(rs)
     data = record(rs.name, players, args.seed, parse_kinds(args.bots), args.every)
     command = f"python tests/golden/record.py {rs.name} --players {players} --seed {args.seed} --bots {args.bots} --every {args.every}"
     text = f"# The golden game of {rs.name}, recorded by:\n#   {command}\n" + tomli_w.dumps(data, multiline_strings=True)
