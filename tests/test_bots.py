@@ -12,7 +12,7 @@ from judge.simulate import Summary, simulate, usual_players
 
 from registry import every_name, many
 
-GAMES = many("JUDGE_BOT_GAMES", 40)
+GAMES = many("JUDGE_BOT_GAMES", 30)
 
 
 def own_bot(name: str) -> bool:
@@ -26,11 +26,11 @@ def test_the_sensible_bot_beats_the_random_bot_clearly(name):
     rs = ruleset.get(name)
     n = usual_players(rs)
     summary = Summary(bots.NAMES[:n])
-    for result in simulate(name, n, GAMES, 7, ["sensible", "random"]):
+    for result in simulate(name, n, GAMES, 7, ["sensible"] + ["random"] * (n - 1)):
         summary.add(result)
-    # An even share would be 1/n; "clearly" is twice that, or a win in most games it plays.
-    assert summary.win_rate("sensible") >= min(2 / n, 0.6), summary.lines()
-    assert summary.win_rate("sensible") > 2 * summary.win_rate("random"), summary.lines()
+    # One sensible bot against random ones: an even share of the wins would be 1/n.
+    assert summary.win_rate("sensible") >= 2 / n, summary.lines()
+    assert summary.win_rate("sensible") > 3 * summary.win_rate("random"), summary.lines()
 
 
 def test_simulate_prints_a_summary():
