@@ -19,7 +19,7 @@ from judge.rulesets.mogul import Mogul
 from registry import config_id, configs, many, new_game, random_bots
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
-EVERY = 12 # orders between the positions checked
+EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
 VIEWER_KEYS = ("player", "orders", "you")  # the parts of a view that name who reads it
 

@@ -1,7 +1,7 @@
 """Random play over the whole registry: whole games between random-legal bots, checking after
 every order what a game master would notice if it broke. Each failure names its seed.
 
-JUDGE_RANDOM_GAMES (default 3) sets the games per ruleset, player count and option set."""
+JUDGE_RANDOM_GAMES (default 2) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
 
 import pytest
@@ -11,7 +11,7 @@ from judge.rng import Rng
 
 from registry import config_id, configs, many, new_game, unplayable
 
-GAMES = many("JUDGE_RANDOM_GAMES", 3)
+GAMES = many("JUDGE_RANDOM_GAMES", 2)
 SAVE_EVERY = 17  # orders between save/load round trips (TOML is the slow part)
 
 
