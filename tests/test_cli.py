@@ -1,5 +1,6 @@
 """The command line as a game master uses it: exit codes, messages, and files left intact."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,13 +62,16 @@ def test_bad_commands_get_one_clear_line_and_exit_code(tmp_path, args, code, mes
 def test_a_whole_game_from_the_shell(game):
     st = json.loads(judge("status", game, "--json").output)
     assert st["move"] == 1 and st["game_over"] is False and st["winners"] == [] and len(st["awaiting"]) == 1
-    while True:
-        st = json.loads(judge("status", game, "--json").output)
-        if st["game_over"]:
-            break
-        r = judge("bot", game, "--as", st["awaiting"][0])
+    who = st["awaiting"][0]
+    while True:  # each `judge bot` answer ends with the line "move N: waiting for WHO (...)"
+        r = judge("bot", game, "--as", who)
         assert r.exit_code == 0, r.output
-    assert st["winners"]
+        last = r.output.splitlines()[-1]
+        if "the game is over" in last:
+            break
+        who = re.match(r"move \d+: waiting for (\S+) ", last)[1]
+    st = json.loads(judge("status", game, "--json").output)
+    assert st["game_over"] and st["winners"] and st["awaiting"] == []
     r = judge("verify", game)
     assert r.exit_code == 0 and "replay to the saved state" in r.output
     rows = json.loads(judge("standings", game, "--json").output)
