@@ -521,7 +521,9 @@ class Mogul(Ruleset):
         chips = sum(pl["chips"] for pl in state["players"].values()) + state["bank"] + state["pot"]
         if chips != self.data["chips"]:
             fail(f"chips do not add up: players, bank and pot hold {chips}, not {self.data['chips']}")
-        cards = list(state["deck"]) + [state["revealed"]] + list(state["box"])
+        cards = list(state["deck"]) + list(state["box"])
+        if state["phase"] != "second":  # in phase second the winner holds the revealed card
+            cards.append(state["revealed"])
         for pl in state["players"].values():
             cards += pl["shares"]
         if Counter(cards) != Counter(self.all_cards()):

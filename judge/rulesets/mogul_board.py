@@ -13,6 +13,7 @@ depots on each network its space lies on, each share 1, every 5 chips 1; tie: mo
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 
 from ..errors import IllegalOrder, UsageError
 from ..orders import Order, pick
@@ -45,6 +46,11 @@ class MogulBoard(Mogul):
     def networks(self) -> dict[str, list[str]]:
         return self.data["networks"]
 
+    @cached_property
+    def lines_at(self) -> dict[str, list[str]]:
+        """Station space -> the networks (colours) it lies on."""
+        return {s: [c for c, spaces in self.networks().items() if s in spaces] for s in self.data["stations"]}
+
     def station(self, word: str, text: str) -> str:
         return pick(word, list(self.data["stations"]), text, what="station")
 
@@ -57,7 +63,8 @@ class MogulBoard(Mogul):
 
     def depot_points(self, depots: list[str]) -> int:
         """Each depot scores the number of its owner's depots on each network its space is on."""
-        return sum(len(set(depots) & set(spaces)) ** 2 for spaces in self.networks().values())
+        per_network = Counter(c for s in depots for c in self.lines_at[s])
+        return sum(n * n for n in per_network.values())
 
     def describe(self, card: str) -> str:
         c = company(card)
@@ -198,7 +205,7 @@ class MogulBoard(Mogul):
         v["map"] = [
             {"colour": c, "company": companies[c]["name"], "spaces": [
                 {"code": s, "name": self.data["stations"][s], "owner": owners.get(s, ""),
-                 "also": next((o for o in nets if o != c and s in nets[o]), "")}
+                 "also": "".join(o for o in self.lines_at[s] if o != c)}
                 for s in spaces]}
             for c, spaces in nets.items()
         ]
@@ -275,5 +282,8 @@ class MogulBoard(Mogul):
             price = sum(r["shares"].get(box, 0) for r in view["players"])
             return k * (price - 1 - self.future_reveals(view, box))
         depots = me["depots"]
-        after = depots + [w[1].upper()] if w[0] == "depot" else [w[2].upper() if s == w[1].upper() else s for s in depots]
-        return self.depot_points(after) - self.depot_points(depots)
+        if w[0] == "depot":  # on each of its networks: n depots score n*n, n+1 score n*n+2n+1
+            lines = Counter(c for s in depots for c in self.lines_at[s])
+            return sum(2 * lines[c] + 1 for c in self.lines_at[w[1].upper()])
+        src, dst = w[1].upper(), w[2].upper()
+        return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
