@@ -45,6 +45,14 @@ def give(game, player, card):
     RS.check(game.state)
 
 
+def refused(game, player, order, error, reason):
+    """The order is refused with `error` giving `reason`, and the game does not change."""
+    before = game.to_dict()
+    with pytest.raises(error, match=reason):
+        game.submit(player, order)
+    assert game.to_dict() == before
+
+
 def final(game, player):
     return next(s for s in RS.standings(game.state) if s["player"] == player)
 
@@ -136,8 +144,7 @@ def test_winner_takes_then_second_sells_or_builds_but_may_not_take():
     g.submit("alice", "take")
     assert g.awaiting() == ["carol"]
     assert "build a depot on the blue network" in RS.prompt(g.state, "carol")
-    with pytest.raises(IllegalOrder, match="the winner took the card"):
-        g.submit("carol", "take")
+    refused(g, "carol", "take", IllegalOrder, "the winner took the card")
     assert "sell" in g.view("carol")["orders"] and "depot TOP" in g.view("carol")["orders"]
     g.submit("carol", "sell")  # carol holds no blue share: sells nothing
     assert g.is_over() and "carol sells nothing." in [e["text"] for e in g.state["events"]]
@@ -156,20 +163,14 @@ def test_winner_who_builds_leaves_the_card_to_the_second():
 def test_depot_rules_occupied_space_wrong_network_and_bad_names():
     g = new(start_player="alice", top=["yellow/blue", "red/blue"])
     win(g, "alice")
-    with pytest.raises(IllegalOrder, match="NYC .New York. is not on the blue network"):
-        g.submit("alice", "depot NYC")
-    with pytest.raises(OrderSyntaxError, match="unknown station 'xyz'"):
-        g.submit("alice", "depot xyz")
-    with pytest.raises(AmbiguousOrder, match="'s' could be"):
-        g.submit("alice", "depot s")
-    with pytest.raises(OrderSyntaxError, match="write depot SPACE"):
-        g.submit("alice", "depot")
-    with pytest.raises(IllegalOrder, match="only when all 6 are built"):
-        g.submit("alice", "move TOP DOD")
+    refused(g, "alice", "depot NYC", IllegalOrder, "NYC .New York. is not on the blue network")
+    refused(g, "alice", "depot xyz", OrderSyntaxError, "unknown station 'xyz'")
+    refused(g, "alice", "depot s", AmbiguousOrder, "'s' could be")
+    refused(g, "alice", "depot", OrderSyntaxError, "write depot SPACE")
+    refused(g, "alice", "move TOP DOD", IllegalOrder, "only when all 6 are built")
     g.submit("alice", "depot TOP")
     win(g, "bob")
-    with pytest.raises(IllegalOrder, match="TOP holds alice's depot already"):
-        g.submit("bob", "depot TOP")
+    refused(g, "bob", "depot TOP", IllegalOrder, "TOP holds alice's depot already")
     assert "depot TOP" not in g.view("bob")["orders"]
 
 
@@ -179,12 +180,9 @@ def test_with_all_six_built_a_depot_is_moved_instead():
     g.state["players"]["bob"]["depots"] = ["TOP"]
     RS.check(g.state)
     win(g, "alice")
-    with pytest.raises(IllegalOrder, match="all your 6 depots are built: move one"):
-        g.submit("alice", "depot DOD")
-    with pytest.raises(IllegalOrder, match="you have no depot on TOP"):
-        g.submit("alice", "move TOP DOD")
-    with pytest.raises(IllegalOrder, match="TOP holds bob's depot already"):
-        g.submit("alice", "move NYC TOP")
+    refused(g, "alice", "depot DOD", IllegalOrder, "all your 6 depots are built: move one")
+    refused(g, "alice", "move TOP DOD", IllegalOrder, "you have no depot on TOP")
+    refused(g, "alice", "move NYC TOP", IllegalOrder, "TOP holds bob's depot already")
     orders = g.view("alice")["orders"]
     assert "move NYC DOD" in orders and not any(o.startswith("depot") for o in orders)
     g.submit("alice", "move nyc dod")
@@ -199,17 +197,14 @@ def test_credit_once_per_game_three_chips_for_three_dollars():
     alice = g.state["players"]["alice"]
     assert (alice["chips"], alice["score"], g.state["bank"]) == (9, -3, bank - 3)  # below 0
     assert g.awaiting() == ["alice"]  # still her turn in the auction
-    with pytest.raises(IllegalOrder, match="once per game"):
-        g.submit("alice", "credit")
+    refused(g, "alice", "credit", IllegalOrder, "once per game")
     win(g, "alice")
-    with pytest.raises(IllegalOrder, match="the auction is over"):
-        g.submit("alice", "credit")
+    refused(g, "alice", "credit", IllegalOrder, "the auction is over")
     g.submit("alice", "take")
     g.submit("carol", "sell")
     assert g.awaiting() == ["alice"] and g.state["round"] == 2
     assert "credit" not in g.view("alice")["orders"]
-    with pytest.raises(IllegalOrder, match="once per game"):
-        g.submit("alice", "credit")
+    refused(g, "alice", "credit", IllegalOrder, "once per game")
     g.submit("alice", "pass")
     assert "credit" in g.view("bob")["orders"]
 
