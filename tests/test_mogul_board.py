@@ -96,25 +96,28 @@ def test_start_positions_follow_the_start_player_or_the_setup():
 
 
 def test_dividends_pay_one_dollar_per_share_of_the_revealed_company():
-    g = new(start_player="alice", top=["blue/yellow"])  # alice starts with blue/red
-    assert g.state["players"]["alice"]["score"] == 1
-    assert g.state["players"]["bob"]["score"] == 0
-    assert "Dividends for blue shares: alice +1." in [e["text"] for e in g.state["events"]]
+    g = new(start_player="alice", top=["blue/yellow"])
+    held = {p: RS.count(pl, "blue") for p, pl in g.state["players"].items()}
+    assert held["alice"] == 1 and held["bob"] == 0  # the placard's start portfolios
+    assert {p: pl["score"] for p, pl in g.state["players"].items()} == held
+    paid = ", ".join(f"{p} +{n}" for p, n in held.items() if n)
+    assert f"Dividends for blue shares: {paid}." in [e["text"] for e in g.state["events"]]
 
 
 # ---- phase 4: the rulebook's examples -------------------------------------------------------
 def test_example_selling_two_blue_shares_of_five_held_scores_10_and_second_takes():
     g = new(start_player="alice", top=["yellow/blue"])
-    give(g, "alice", "blue/yellow")            # alice: 2 blue shares
-    give(g, "bob", "blue/green")
-    give(g, "bob", "blue/green")
-    give(g, "carol", "blue/brown")             # 5 blue shares in play
+    give(g, "alice", "blue/green")
+    give(g, "bob", "blue/brown")
+    give(g, "bob", "blue/brown")
+    assert RS.count(g.state["players"]["alice"], "blue") == 2 and RS.held_by_all(g.state, "blue") == 5
     win(g, "alice")
     assert g.state["second"] == "carol"
+    sold = sorted(c for c in g.state["players"]["alice"]["shares"] if company(c) == "blue")
     g.submit("alice", "sell")
     alice, carol = g.state["players"]["alice"], g.state["players"]["carol"]
     assert alice["score"] == 10 and RS.count(alice, "blue") == 0
-    assert sorted(g.state["box"]) == ["blue/red", "blue/yellow"]
+    assert sorted(g.state["box"]) == sold
     assert "yellow/blue" in carol["shares"]  # the second must take the card
     assert g.state["start"] == "carol"       # and starts the next round
 
@@ -146,8 +149,12 @@ def test_winner_takes_then_second_sells_or_builds_but_may_not_take():
     assert "build a depot on the blue network" in RS.prompt(g.state, "carol")
     refused(g, "carol", "take", IllegalOrder, "the winner took the card")
     assert "sell" in g.view("carol")["orders"] and "depot TOP" in g.view("carol")["orders"]
-    g.submit("carol", "sell")  # carol holds no blue share: sells nothing
-    assert g.is_over() and "carol sells nothing." in [e["text"] for e in g.state["events"]]
+    carol = g.state["players"]["carol"]
+    held, price = RS.count(carol, "blue"), RS.held_by_all(g.state, "blue")
+    g.submit("carol", "sell")  # all her blue shares
+    carol = g.state["players"]["carol"]
+    assert held and (RS.count(carol, "blue"), carol["score"]) == (0, held * price)
+    assert g.is_over()
 
 
 def test_winner_who_builds_leaves_the_card_to_the_second():

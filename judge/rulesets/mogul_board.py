@@ -67,8 +67,8 @@ class MogulBoard(Mogul):
         return sum(n * n for n in per_network.values())
 
     def describe(self, card: str) -> str:
-        c = company(card)
-        return f"a {self.data['companies'][c]['name']} ({c}) share with a {border(card)} box ({card})"
+        c, name = company(card), self.data["companies"][company(card)]["name"]
+        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} ({c}) share with a {border(card)} box ({card})"
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
