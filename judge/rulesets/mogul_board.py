@@ -28,11 +28,12 @@ class MogulBoard(Mogul):
     version = 1
     min_players, max_players = 3, 5
     options = ()
-    # at most 38 rounds; an auction takes at most 45 bids (every chip once), 4 passes and
+    # fewer than 38 rounds (one a card); an auction takes at most 45 bids (every chip once), 4 passes and
     # 1 order of the winner and 1 of the second; each player takes the credit at most once
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
     arity = {
+        "sell": (0, "write just sell: you sell all your shares of the box colour, or none and build a depot"),
         "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
         "move": (2, "write move FROM TO (stations' short names, as on the map)"),
     }
