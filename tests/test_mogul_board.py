@@ -307,7 +307,7 @@ def test_command_line_game(tmp_path):
     run = CliRunner().invoke
     r = run(app, ["new", "mogul-board", str(game), "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "3", "--setup", str(setup)])
     assert r.exit_code == 0, r.output
-    assert "waiting for alice (bid or pass (or credit, once per game))" in r.output
+    assert "waiting for alice (bid or pass, or credit once per game)" in r.output
     r = run(app, ["order", str(game), "--as", "alice", "credit", "pass"])
     assert r.exit_code == 0 and "ok: credit" in r.output
     r = run(app, ["order", str(game), "--as", "bob", "depot TOP"])

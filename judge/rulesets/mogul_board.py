@@ -123,7 +123,7 @@ class MogulBoard(Mogul):
     def prompt(self, state, player) -> str:
         phase = state["phase"]
         if phase == "auction":
-            return "bid or pass" + ("" if self.can_credit(state, player) else " (or credit, once per game)")
+            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit once per game")
         if phase not in ("winner", "second"):
             return ""
         colour = self.sell_colour(state)
