@@ -36,6 +36,13 @@ class Mogul(Ruleset):
     )
     max_moves = 2500
     verbs = ("bid", "pass", "take", "sell", "credit")
+    auction_verbs = ("bid", "pass", "credit")
+    arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none
+    setup_keys = ("start_player", "start_cards", "fast_start_cards", "deck")
+    payout = "Premiums"  # what the payment for shares of the revealed company is called
+    credit_chips = 2  # chips a credit gives and points it costs
+    credit_each_auction = True  # credit may be taken again in every auction (else once per game)
+    credit_text = "{player} turns {k} points into {k} chips."
 
     # ---- components ---------------------------------------------------------------------
     def all_cards(self) -> list[str]:
@@ -53,15 +60,15 @@ class Mogul(Ruleset):
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
         seats = state["seats"]
-        unknown = set(setup) - {"start_player", "start_cards", "fast_start_cards", "deck"}
+        unknown = set(setup) - set(self.setup_keys)
         if unknown:
-            raise UsageError(f"setup: unknown keys {', '.join(sorted(unknown))} (known: start_player, start_cards, fast_start_cards, deck)")
+            raise UsageError(f"setup: unknown keys {', '.join(sorted(unknown))} (known: {', '.join(self.setup_keys)})")
         start = setup.get("start_player")
         if start is None:
             start = rng.choice(seats)
         elif start not in seats:
             raise UsageError(f"setup: start_player '{start}' is not a player")
-        hands = self.deal_start_cards(seats, rng, setup)
+        hands = self.deal_start_cards(seats, rng, setup, start)
         pile = self.remaining(hands)
         if "fast_start_cards" in setup and not options.get("fast_start"):
             raise UsageError("setup: fast_start_cards given but the fast_start option is off")
@@ -87,7 +94,7 @@ class Mogul(Ruleset):
     def new_player(self, cards: list[str]) -> dict:
         return {"chips": self.data["chips_each"], "score": 0, "shares": cards, "credit": False}
 
-    def deal_start_cards(self, seats, rng, setup) -> dict:
+    def deal_start_cards(self, seats, rng, setup, start) -> dict:
         pool = list(self.data["start"]["cards"])
         fixed = setup.get("start_cards", {})
         if not isinstance(fixed, dict):
@@ -166,8 +173,9 @@ class Mogul(Ruleset):
         state["auction"] = {"in": seats[i:] + seats[:i], "out": [], "turn": state["start"]}
         state["winner"] = state["second"] = ""
         state["phase"] = "auction"
-        for pl in state["players"].values():
-            pl["credit"] = False
+        if self.credit_each_auction:
+            for pl in state["players"].values():
+                pl["credit"] = False
 
     def describe(self, card: str) -> str:
         return f"a {company(card)} share with a {border(card)} border ({card})"
@@ -181,7 +189,7 @@ class Mogul(Ruleset):
                 state["players"][p]["score"] += n
                 paid.append(f"{p} +{n}")
         if paid:
-            emit(state, f"Premiums for {colour} shares: {', '.join(paid)}.")
+            emit(state, f"{self.payout} for {colour} shares: {', '.join(paid)}.")
 
     def count(self, pl: dict, colour: str) -> int:
         return sum(1 for c in pl["shares"] if company(c) == colour)
@@ -232,14 +240,16 @@ class Mogul(Ruleset):
     def legal_orders(self, state, player) -> list[str]:
         if player not in self.awaiting(state):
             return []
-        pl = state["players"][player]
-        phase = state["phase"]
-        if phase == "auction":
-            orders = (["bid"] if pl["chips"] else []) + ["pass"]
+        if state["phase"] == "auction":
+            orders = (["bid"] if state["players"][player]["chips"] else []) + ["pass"]
             return orders + (["credit"] if not self.can_credit(state, player) else [])
-        held = self.count(pl, self.sell_colour(state))
+        return self.action_orders(state, player)
+
+    def action_orders(self, state, player) -> list[str]:
+        """The orders of the auction's winner or second (phase winner or second)."""
+        held = self.count(state["players"][player], self.sell_colour(state))
         sells = [f"sell {n}" for n in range(held + 1)]
-        return (["take"] if phase == "winner" else []) + sells
+        return (["take"] if state["phase"] == "winner" else []) + sells
 
     def prompt(self, state, player) -> str:
         phase = state["phase"]
@@ -254,36 +264,43 @@ class Mogul(Ruleset):
 
     def parse(self, state, player, text) -> Order:
         if player == GM:
-            raise NotYourTurn("the game master gives no orders in mogul; use --as PLAYER", text)
+            raise NotYourTurn(f"the game master gives no orders in {self.name}; use --as PLAYER", text)
         w = words(text)
         verb = w[0]
         if verb not in self.verbs:
             raise OrderSyntaxError(f"unknown order '{w[0]}' (orders: {', '.join(self.verbs)})", text)
         args = w[1:]
-        if verb == "sell":
-            if len(args) != 1:
-                raise OrderSyntaxError("write sell N or sell all", text)
+        if verb in self.arity:
+            if len(args) != self.arity[verb][0]:
+                raise OrderSyntaxError(self.arity[verb][1], text)
         elif args:
             raise OrderSyntaxError(f"'{verb}' takes nothing after it", text)
-        phase = state["phase"]
-        pl = state["players"][player]
-        if phase == "auction":
-            if verb == "bid":
-                if pl["chips"] < 1:
-                    raise IllegalOrder("you have no chips: step out with pass", text)
-                return Order(player, "bid")
-            if verb == "pass":
-                return Order(player, "pass")
-            if verb == "credit":
-                why = self.can_credit(state, player)
-                if why:
-                    raise IllegalOrder(why, text)
-                return Order(player, "credit")
-            raise IllegalOrder(f"the auction is on: {self.prompt(state, player)}", text)
-        if verb in ("bid", "pass", "credit"):
+        if state["phase"] == "auction":
+            return self.parse_auction(state, player, verb, text)
+        if verb in self.auction_verbs:
             raise IllegalOrder(f"the auction is over: {self.prompt(state, player)}", text)
+        return self.parse_action(state, player, verb, args, text)
+
+    def parse_auction(self, state, player, verb, text) -> Order:
+        pl = state["players"][player]
+        if verb == "bid":
+            if pl["chips"] < 1:
+                raise IllegalOrder("you have no chips: step out with pass", text)
+            return Order(player, "bid")
+        if verb == "pass":
+            return Order(player, "pass")
+        if verb == "credit":
+            why = self.can_credit(state, player)
+            if why:
+                raise IllegalOrder(why, text)
+            return Order(player, "credit")
+        raise IllegalOrder(f"the auction is on: {self.prompt(state, player)}", text)
+
+    def parse_action(self, state, player, verb, args, text) -> Order:
+        """An order of the auction's winner or second (phase winner or second)."""
+        pl = state["players"][player]
         if verb == "take":
-            if phase != "winner":
+            if state["phase"] != "winner":
                 raise IllegalOrder("the winner took the card: you must sell (sell 0 sells nothing)", text)
             return Order(player, "take")
         colour = self.sell_colour(state)
@@ -322,25 +339,35 @@ class Mogul(Ruleset):
         emit(state, f"{state['winner']} wins the auction; {p} is second.")
 
     def do_credit(self, state, order) -> None:
-        pl = state["players"][order.player]
-        pl["score"] -= 2
-        pl["chips"] += 2
+        pl, k = state["players"][order.player], self.credit_chips
+        pl["score"] -= k
+        pl["chips"] += k
         pl["credit"] = True
-        state["bank"] -= 2
-        emit(state, f"{order.player} turns 2 points into 2 chips.")
+        state["bank"] -= k
+        emit(state, self.credit_text.format(player=order.player, k=k))
 
     def do_take(self, state, order) -> None:
         self.take(state, order.player)
-        second = state["second"]
-        if self.count(state["players"][second], self.sell_colour(state)) == 0:
-            emit(state, f"{second} has no {self.sell_colour(state)} shares to sell.")
+        idle = self.second_idle(state)
+        if idle:
+            emit(state, idle)
             self.end_round(state, order.player)
         else:
             state["phase"] = "second"
 
+    def second_idle(self, state) -> str:
+        """Why the second has nothing to choose after the winner took the card, or ''."""
+        second, colour = state["second"], self.sell_colour(state)
+        if self.count(state["players"][second], colour) == 0:
+            return f"{second} has no {colour} shares to sell."
+        return ""
+
     def do_sell(self, state, order) -> None:
-        p = order.player
-        self.sell(state, p, order.args[0])
+        self.sell(state, order.player, order.args[0])
+        self.after_sell_option(state)
+
+    def after_sell_option(self, state) -> None:
+        """The sell option is done: the other one takes the card if the winner sold; next round."""
         if state["phase"] == "winner":
             taker = state["second"]
             self.take(state, taker)
@@ -536,7 +563,7 @@ class Mogul(Ruleset):
         for pl in state["players"].values():
             cards += pl["shares"]
         if Counter(cards) != Counter(self.all_cards()):
-            fail("cards do not add up: deck, revealed card, shares and box are not the 32 cards of the game")
+            fail(f"cards do not add up: deck, revealed card, shares and box are not the {len(self.all_cards())} cards of the game")
         a = state["auction"]
         if state["phase"] == "auction":
             if a["turn"] not in a["in"] or not set(a["in"]) <= set(seats) or set(a["in"]) & set(a["out"]):

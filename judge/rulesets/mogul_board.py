@@ -1,0 +1,290 @@
+"""Mogul, the board game (rules/mogul-board-game.txt, RULINGS.md §2): the card game's auction
+with depots on five rail networks and a once-per-game credit.
+
+What differs from `mogul` (judge/rulesets/mogul.py), the rest is inherited: 37 stock cards
+(company/box), start portfolios from the start-position placard, dividends of 1 per share. The
+auction's winner chooses `take`, `sell` (all their box-colour shares, none held sells nothing),
+or instead of selling `depot SPACE` (an empty station space of the box-colour network) or, with
+all 6 depots built, `move FROM TO`; the second does the other option (takes the card if the
+winner sold or built). `credit`, once per game in one's turn of an auction: 3 chips from the
+bank, 3 back on the score track. At the crash each depot scores the number of its owner's
+depots on each network its space lies on, each share 1, every 5 chips 1; tie: most shares.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import cached_property
+
+from ..errors import IllegalOrder, UsageError
+from ..orders import Order, pick
+from ..ruleset import emit, fail, register
+from .mogul import CRASH, Mogul, border, company
+
+
+@register
+class MogulBoard(Mogul):
+    name = "mogul-board"
+    title = "Mogul, the board game"
+    version = 1
+    min_players, max_players = 3, 5
+    options = ()
+    # fewer than 38 rounds (one a card); an auction takes at most 45 bids (every chip once), 4 passes and
+    # 1 order of the winner and 1 of the second; each player takes the credit at most once
+    max_moves = 38 * (45 + 4 + 2) + 5
+    verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
+    arity = {
+        "sell": (0, "write just sell: you sell all your shares of the box colour, or none and build a depot"),
+        "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
+        "move": (2, "write move FROM TO (stations' short names, as on the map)"),
+    }
+    setup_keys = ("start_player", "seats", "deck")
+    payout = "Dividends"
+    credit_chips = 3
+    credit_each_auction = False
+    credit_text = "{player} takes the credit: {k} chips from the bank, {k} back on the score track."
+
+    # ---- components ---------------------------------------------------------------------
+    def networks(self) -> dict[str, list[str]]:
+        return self.data["networks"]
+
+    @cached_property
+    def lines_at(self) -> dict[str, list[str]]:
+        """Station space -> the networks (colours) it lies on."""
+        return {s: [c for c, spaces in self.networks().items() if s in spaces] for s in self.data["stations"]}
+
+    def station(self, word: str, text: str) -> str:
+        return pick(word, list(self.data["stations"]), text, what="station")
+
+    def owners(self, state) -> dict[str, str]:
+        return {s: p for p in state["seats"] for s in state["players"][p]["depots"]}
+
+    def empty_spaces(self, state, colour) -> list[str]:
+        owners = self.owners(state)
+        return [s for s in self.networks()[colour] if s not in owners]
+
+    def depot_points(self, depots: list[str]) -> int:
+        """Each depot scores the number of its owner's depots on each network its space is on."""
+        per_network = Counter(c for s in depots for c in self.lines_at[s])
+        return sum(n * n for n in per_network.values())
+
+    def describe(self, card: str) -> str:
+        c, name = company(card), self.data["companies"][company(card)]["name"]
+        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} ({c}) share with a {border(card)} box ({card})"
+
+    # ---- setup --------------------------------------------------------------------------
+    def setup(self, state, options, rng, setup) -> None:
+        order = setup.get("seats")
+        if order is not None:
+            if not isinstance(order, list) or sorted(map(str, order)) != sorted(state["seats"]):
+                raise UsageError(f"setup: seats lists every player once, start position 1 first ({', '.join(state['seats'])})")
+            setup = {"start_player": order[0], **setup}
+        super().setup(state, options, rng, setup)
+
+    def deal_start_cards(self, seats, rng, setup, start) -> dict:
+        """The placard's portfolios: position 1 is the start player, then clockwise."""
+        order = setup.get("seats")
+        if order is None:
+            i = seats.index(start)
+            order = seats[i:] + seats[:i]
+        placard = self.data["placard"][str(len(seats))]
+        return {p: list(placard[i]) for i, p in enumerate(order)}
+
+    def new_player(self, cards) -> dict:
+        return {**super().new_player(cards), "depots": []}
+
+    # ---- orders -------------------------------------------------------------------------
+    def credit_option(self, state) -> bool:
+        return True
+
+    def can_credit(self, state, player) -> str:
+        if state["players"][player]["credit"]:
+            return "you have taken your credit already (once per game)"
+        if state["bank"] < self.credit_chips:
+            return f"the bank has fewer than {self.credit_chips} chips"
+        return ""
+
+    def sell_options(self, state, player) -> list[str]:
+        """`sell`, or instead a depot built (or moved, with all built) on the box network."""
+        depots = state["players"][player]["depots"]
+        empty = self.empty_spaces(state, self.sell_colour(state))
+        if len(depots) < self.data["depots_each"]:
+            return ["sell"] + [f"depot {s}" for s in empty]
+        return ["sell"] + [f"move {a} {b}" for a in depots for b in empty]
+
+    def action_orders(self, state, player) -> list[str]:
+        return (["take"] if state["phase"] == "winner" else []) + self.sell_options(state, player)
+
+    def second_idle(self, state) -> str:
+        second, colour = state["second"], self.sell_colour(state)
+        if self.count(state["players"][second], colour) or self.sell_options(state, second) != ["sell"]:
+            return ""
+        return f"{second} has no {colour} shares to sell and cannot build on the {colour} network."
+
+    def prompt(self, state, player) -> str:
+        phase = state["phase"]
+        if phase == "auction":
+            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit once per game")
+        if phase not in ("winner", "second"):
+            return ""
+        colour = self.sell_colour(state)
+        build = "move a depot" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot"
+        option = f"sell your {colour} shares, or instead {build} on the {colour} network"
+        return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
+
+    def parse_action(self, state, player, verb, args, text) -> Order:
+        if verb == "take":
+            if state["phase"] != "winner":
+                raise IllegalOrder("the winner took the card: you sell, or build a depot instead", text)
+            return Order(player, "take")
+        if verb == "sell":
+            return Order(player, "sell")
+        built, most = len(state["players"][player]["depots"]), self.data["depots_each"]
+        if verb == "depot":
+            if built >= most:
+                raise IllegalOrder(f"all your {most} depots are built: move one with move FROM TO", text)
+            space = self.station(args[0], text)
+            self.check_target(state, player, space, text)
+            return Order(player, "depot", (space,))
+        if built < most:
+            raise IllegalOrder(f"you may move a depot only when all {most} are built ({built} are): build with depot SPACE", text)
+        src, dst = self.station(args[0], text), self.station(args[1], text)
+        if src not in state["players"][player]["depots"]:
+            raise IllegalOrder(f"you have no depot on {src}", text)
+        self.check_target(state, player, dst, text)
+        return Order(player, "move", (src, dst))
+
+    def check_target(self, state, player, space, text) -> None:
+        colour = self.sell_colour(state)
+        network = self.networks()[colour]
+        if space not in network:
+            raise IllegalOrder(f"{space} ({self.data['stations'][space]}) is not on the {colour} network ({', '.join(network)})", text)
+        owner = self.owners(state).get(space)
+        if owner:
+            whose = "your" if owner == player else f"{owner}'s"
+            raise IllegalOrder(f"{space} holds {whose} depot already; one depot per space", text)
+
+    def default_order(self, state, player):
+        return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])
+
+    # ---- carrying out -------------------------------------------------------------------
+    def do_sell(self, state, order) -> None:
+        held = self.count(state["players"][order.player], self.sell_colour(state))
+        self.sell(state, order.player, held)
+        self.after_sell_option(state)
+
+    def do_depot(self, state, order) -> None:
+        (space,) = order.args
+        state["players"][order.player]["depots"].append(space)
+        self.emit_depot(state, order.player, f"builds a depot on {space}", space)
+
+    def do_move(self, state, order) -> None:
+        src, dst = order.args
+        depots = state["players"][order.player]["depots"]
+        depots[depots.index(src)] = dst
+        self.emit_depot(state, order.player, f"moves a depot from {src} to {dst}", dst)
+
+    def emit_depot(self, state, player, what, space) -> None:
+        emit(state, f"{player} {what} ({self.data['stations'][space]}) instead of selling.")
+        self.after_sell_option(state)
+
+    # ---- scores -------------------------------------------------------------------------
+    def final_points(self, state, player) -> dict:
+        pl = state["players"][player]
+        return {"depot_points": self.depot_points(pl["depots"]), "share_points": len(pl["shares"]),
+                "chip_points": pl["chips"] // 5}
+
+    # ---- views --------------------------------------------------------------------------
+    def view(self, state, player) -> dict:
+        v = super().view(state, player)
+        companies = self.data["companies"]
+        card = state["revealed"]
+        v["revealed"]["box"] = v["revealed"]["border"]
+        v["revealed"]["company_name"] = companies[company(card)]["name"] if card != CRASH else ""
+        v["companies"] = {c: {"name": companies[c]["name"], "shares": companies[c]["shares"]} for c in self.colours()}
+        v["sold"] = dict(Counter(company(c) for c in state["box"]))
+        owners, nets = self.owners(state), self.networks()
+        v["map"] = [
+            {"colour": c, "company": companies[c]["name"], "spaces": [
+                {"code": s, "name": self.data["stations"][s], "owner": owners.get(s, ""),
+                 "also": "".join(o for o in self.lines_at[s] if o != c)}
+                for s in spaces]}
+            for c, spaces in nets.items()
+        ]
+        for row in v["players"]:
+            row["depots"] = list(state["players"][row["name"]]["depots"])
+            row["depots_left"] = self.data["depots_each"] - len(row["depots"])
+        v["score_track"] = sorted(({"player": r["name"], "score": r["score"]} for r in v["players"]),
+                                  key=lambda r: -r["score"])
+        return v
+
+    # ---- consistency --------------------------------------------------------------------
+    def check(self, state) -> None:
+        super().check(state)
+        seen = Counter()
+        for p, pl in state["players"].items():
+            depots = pl.get("depots")
+            if not isinstance(depots, list) or not all(isinstance(s, str) and s in self.data["stations"] for s in depots):
+                fail(f"state.players.{p}.depots must be a list of station spaces")
+            if len(depots) > self.data["depots_each"]:
+                fail(f"state.players.{p}.depots: {len(depots)} depots built, but each player has {self.data['depots_each']}")
+            if type(pl["credit"]) is not bool:
+                fail(f"state.players.{p}.credit must be true or false")
+            seen.update(depots)
+        twice = sorted(s for s, n in seen.items() if n > 1)
+        if twice:
+            fail(f"more than one depot on {', '.join(twice)}: one depot per station space")
+
+    # ---- the sensible bot (reads the view only) -------------------------------------------
+    def bot_order(self, view, rng) -> str:
+        orders = view["orders"]
+        if view["phase"] != "auction":
+            return max(orders, key=lambda o: self.order_value(view, o))
+        me = self.me(view)
+        values = [self.order_value(view, o) for o in self.option_orders(view)]
+        take, rest = values[0], max(values[1:])
+        best, other = max(take, rest), min(take, rest)
+        gain = best if len(view["auction"]["in"]) > 2 else best - other  # over passing now
+        chip = 1.0 if view["deck_left"] > 8 else 0.4  # what a chip is worth to me
+        if "bid" not in orders:
+            return "credit" if "credit" in orders and gain >= 4 and view["deck_left"] >= 6 else "pass"
+        if view["pot"] * chip >= gain or (me["chips"] == 1 and gain < 3):
+            return "pass"
+        return "bid"
+
+    def me(self, view) -> dict:
+        return next(r for r in view["players"] if r["name"] == view["you"]["name"])
+
+    def option_orders(self, view) -> list[str]:
+        """take, sell and the depots I could build (or move) on the revealed box's network."""
+        me, box = self.me(view), view["revealed"]["box"]
+        net = next(n for n in view["map"] if n["colour"] == box)
+        empty = [s["code"] for s in net["spaces"] if not s["owner"]]
+        if me["depots_left"]:
+            return ["take", "sell"] + [f"depot {s}" for s in empty]
+        return ["take", "sell"] + [f"move {a} {b}" for a in me["depots"] for b in empty]
+
+    def future_reveals(self, view, colour) -> float:
+        """How many more cards of `colour` I expect to see revealed before the crash."""
+        held = sum(r["shares"].get(colour, 0) for r in view["players"])
+        unseen = view["companies"][colour]["shares"] - held - view["sold"].get(colour, 0)
+        unseen -= view["revealed"]["company"] == colour
+        left = view["deck_left"]
+        return max(unseen, 0) * max(left - 2.5, 0) / max(left - 1, 1)
+
+    def order_value(self, view, order) -> float:
+        """What an order of the winner or second is worth to me, in points at the end."""
+        me, w = self.me(view), order.split()
+        if w[0] == "take":
+            c = view["revealed"]["company"]
+            return 1 + self.future_reveals(view, c) + 0.5 * me["shares"].get(c, 0)
+        if w[0] == "sell":
+            box = view["revealed"]["box"]
+            k = me["shares"].get(box, 0)
+            price = sum(r["shares"].get(box, 0) for r in view["players"])
+            return k * (price - 1 - self.future_reveals(view, box))
+        depots = me["depots"]
+        if w[0] == "depot":  # on each of its networks: n depots score n*n, n+1 score n*n+2n+1
+            lines = Counter(c for s in depots for c in self.lines_at[s])
+            return sum(2 * lines[c] + 1 for c in self.lines_at[w[1].upper()])
+        src, dst = w[1].upper(), w[2].upper()
+        return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
