@@ -185,6 +185,10 @@ def test_real_subprocess_and_python_dash_m(tmp_path):
     assert r.returncode == 0, r.stderr
     r = subprocess.run(cmd + ["order", str(path), "--as", "nobody", "bid"], capture_output=True, text=True)
     assert r.returncode == 4 and r.stderr.startswith("judge: unknown player") and r.stdout == ""
+    r = subprocess.run(cmd + ["--help"], capture_output=True, text=True)  # every command, not one
+    assert r.returncode == 0 and all(c in r.stdout for c in ("order", "show", "verify", "mail", "simulate"))
+    r = subprocess.run(cmd + ["status", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "--json" in r.stdout
 
 
 def test_two_writers_at_once_lose_nothing(tmp_path):
