@@ -127,7 +127,8 @@ class Ruleset:
         raise NotImplementedError
 
     def prompt(self, state: dict, player: str) -> str:
-        """What kind of order is awaited from `player`, in a few words."""
+        """What kind of order is awaited from `player`, in a few words. Public: it appears in
+        every report and in the refusal sent to a player who orders out of turn."""
         raise NotImplementedError
 
     def is_over(self, state: dict) -> bool:
@@ -169,6 +170,15 @@ class Ruleset:
         if not self.is_over(state):
             return []
         return [s["player"] for s in self.standings(state) if s["rank"] == 1]
+
+
+def ranked(rows: list[dict], key) -> list[dict]:
+    """Sort standings rows best first (smallest `key` first) and number their `rank`;
+    rows whose keys are equal share a rank."""
+    rows.sort(key=key)
+    for i, r in enumerate(rows):
+        r["rank"] = rows[i - 1]["rank"] if i and key(rows[i - 1]) == key(r) else i + 1
+    return rows
 
 
 def fail(message: str):

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
 
 CRASH = "crash"
 
@@ -484,11 +484,7 @@ class Mogul(Ruleset):
                 row.update(track=pl["score"], chips=pl["chips"], **extra)
                 row["score"] = pl["score"] + sum(v for k, v in extra.items() if k.endswith("_points"))
             rows.append(row)
-        key = (lambda r: (-r["score"], -r["shares"])) if over else (lambda r: -r["score"])
-        rows.sort(key=key)
-        for i, r in enumerate(rows):
-            r["rank"] = rows[i - 1]["rank"] if i and key(rows[i - 1]) == key(r) else i + 1
-        return rows
+        return ranked(rows, (lambda r: (-r["score"], -r["shares"])) if over else (lambda r: -r["score"]))
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"]}

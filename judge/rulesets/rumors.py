@@ -20,7 +20,7 @@ from functools import cached_property
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
 
 PHASES = ("action", "roll", "gm-roll", "over")
 MARKER_COLUMNS = ("Bull 3-5", "Bull 0-2", "Bear 1-2", "Bear 3-5")
@@ -556,10 +556,7 @@ class Rumors(Ruleset):
         if not self.is_over(state):
             return [{"player": p, "score": 0, "rank": 1, "money": "secret until the end"} for p in state["seats"]]
         rows = [{"player": p, "score": state["players"][p]["money"]} for p in state["seats"]]
-        rows.sort(key=lambda r: -r["score"])
-        for i, r in enumerate(rows):
-            r["rank"] = rows[i - 1]["rank"] if i and rows[i - 1]["score"] == r["score"] else i + 1
-        return rows
+        return ranked(rows, lambda r: -r["score"])
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"]}

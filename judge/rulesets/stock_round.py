@@ -15,7 +15,7 @@ import copy
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
@@ -661,10 +661,7 @@ class StockRound(Ruleset):
             money = state["players"][p]["money"]
             shares = sum(c["shares"][p] * self.price(state, co) for co, c in state["companies"].items() if c["token"])
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        rows.sort(key=lambda r: -r["score"])
-        for i, r in enumerate(rows):
-            r["rank"] = rows[i - 1]["rank"] if i and rows[i - 1]["score"] == r["score"] else i + 1
-        return rows
+        return ranked(rows, lambda r: -r["score"])
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}
