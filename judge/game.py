@@ -22,7 +22,7 @@ from .errors import (
 )
 from .orders import Order, order_lines, split_move
 from .rng import Rng
-from .ruleset import GM, KEEP_EVENTS, Ruleset
+from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
@@ -92,12 +92,20 @@ class Game:
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
     def view(self, player: str | None) -> dict:
-        v = self.ruleset.view(self.state, player)
-        v.setdefault("ruleset", self.ruleset.name)
+        """The ruleset's view plus what every report shows: who is awaited and for what (public),
+        the events `player` may see, and `player`'s own orders now."""
+        rs, state = self.ruleset, self.state
+        v = rs.view(state, player)
+        awaiting = rs.awaiting(state)
+        v.setdefault("ruleset", rs.name)
         v.setdefault("move", self.move)
         v.setdefault("player", player or "")
+        v["awaiting"] = awaiting
+        v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
+        v["events"] = visible_events(state, player)
+        v["game_over"] = rs.is_over(state)
         if "orders" not in v:
-            v["orders"] = self.ruleset.legal_orders(self.state, player) if player in self.awaiting() else []
+            v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         return v
 
     def status(self) -> dict:

@@ -139,7 +139,9 @@ class Ruleset:
         raise NotImplementedError
 
     def view(self, state: dict, player: str | None) -> dict:
-        """What `player` may see (None: the public, GM: everything). JSON-able."""
+        """What `player` may see (None: the public, GM: everything). JSON-able. The core adds
+        ruleset, move, player, awaiting, prompts, events, game_over and (for the awaited
+        player) orders."""
         raise NotImplementedError
 
     def check(self, state: dict) -> None:

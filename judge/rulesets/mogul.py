@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 CRASH = "crash"
 
@@ -507,7 +507,6 @@ class Mogul(Ruleset):
             if over or player in (p, GM):
                 row["chips"] = pl["chips"]
             players.append(row)
-        awaiting = self.awaiting(state)
         v = {
             "title": self.title,
             "round": state["round"],
@@ -522,10 +521,6 @@ class Mogul(Ruleset):
             "winner": state["winner"],
             "second": state["second"],
             "players": players,
-            "awaiting": awaiting,
-            "prompts": {p: self.prompt(state, p) for p in awaiting},
-            "events": visible_events(state, player),
-            "game_over": over,
             "standings": self.standings(state) if over else [],
         }
         if player in state["players"]:

@@ -20,7 +20,7 @@ from functools import cached_property
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 PHASES = ("action", "roll", "gm-roll", "over")
 MARKER_COLUMNS = ("Bull 3-5", "Bull 0-2", "Bear 1-2", "Bear 3-5")
@@ -592,7 +592,6 @@ class Rumors(Ruleset):
 
     def view(self, state, player) -> dict:
         over = self.is_over(state)
-        awaiting = self.awaiting(state)
         v = {
             "title": self.title, "round": state["round"], "rounds": state["rounds"], "phase": state["phase"],
             "first": state["first"], "turns": list(state["turns"]), "dice_mode": state["options"]["dice"],
@@ -600,8 +599,6 @@ class Rumors(Ruleset):
             "companies": [self.company_view(c, co) for c, co in state["companies"].items()],
             "rumors": sorted(state["rumors"]),
             "ordered": [p for p in self.clockwise(state) if p in state["bag_orders"]],
-            "awaiting": awaiting, "prompts": {p: self.prompt(state, p) for p in awaiting},
-            "events": visible_events(state, player), "game_over": over,
             "standings": self.standings(state) if over else [],
         }
         if player in state["players"]:

@@ -15,7 +15,7 @@ import copy
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register, visible_events
+from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
@@ -702,7 +702,6 @@ class StockRound(Ruleset):
                     "deciding": "company" if head == COMPANY else head, "awaiting": self.awaiting(state)[0],
                     "still_asked": [s["company"] if q == COMPANY else q for q in s["queue"]]}
         nxt = self.next_train(state)
-        awaiting = self.awaiting(state)
         return {
             "title": self.title, "round": state["round"], "operating_round": state["or_round"],
             "rounds": state["options"]["rounds"], "phase": state["phase"], "bank": state["bank"], "broken": state["broken"],
@@ -711,8 +710,6 @@ class StockRound(Ruleset):
             "reissue": list(state["reissue"]), "operated": list(state["operated"]),
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": self.train_limit(state),
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
-            "awaiting": awaiting, "prompts": {p: self.prompt(state, p) for p in awaiting},
-            "events": visible_events(state, player), "game_over": self.is_over(state),
             "standings": self.standings(state),
         }
 
