@@ -14,10 +14,11 @@ from email.utils import make_msgid
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judge import bots, config, gamefile, gateway, mailgame
+from judge import bots, config, gamefile
+from judge.mail import gateway, mailgame
 from judge.game import Game
-from judge.outbox import open_outbox
-from judge.passwords import check_password, hash_password
+from judge.mail.outbox import open_outbox
+from judge.mail.passwords import check_password, hash_password
 
 NAMES = ["alice", "bob", "carol", "dave"]
 

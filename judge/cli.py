@@ -155,7 +155,8 @@ def _now_option():
 @contextmanager
 def _mail_site(config: Optional[Path]):
     """The judge's configuration and an open outbox, closed at the end."""
-    from . import config as configs, outbox as outboxes
+    from . import config as configs
+    from .mail import outbox as outboxes
 
     cfg = configs.load(config)
     box = outboxes.open_outbox(cfg)
@@ -168,7 +169,7 @@ def _mail_site(config: Optional[Path]):
 def _now(text: Optional[str]):
     from datetime import datetime, timezone
 
-    from .mailgame import parse_time
+    from .mail.mailgame import parse_time
 
     if text is None:
         return datetime.now(timezone.utc)
@@ -197,7 +198,7 @@ def new(
     by mail: every player gets a password and a welcome mail with their first report."""
     names = [p.partition("=")[0].strip() for p in player]
     addresses = {n: p.partition("=")[2].strip() for n, p in zip(names, player) if "=" in p}
-    from .mailgame import is_address
+    from .mail.mailgame import is_address
 
     if addresses and len(addresses) != len(names):
         raise UsageError("in a mail game every player is given as NAME=ADDRESS")
@@ -214,7 +215,7 @@ def new(
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
-    from . import mailgame
+    from .mail import mailgame
 
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
@@ -236,7 +237,7 @@ def mail(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
-    from . import gateway, mailparse
+    from .mail import gateway, parse as mailparse
 
     with _mail_site(config) as (cfg, box):
         if maildir is not None:
@@ -255,7 +256,7 @@ def tick(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
-    from . import deadlines
+    from .mail import deadlines
 
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):

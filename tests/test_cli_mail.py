@@ -6,8 +6,8 @@ from datetime import timedelta
 from typer.testing import CliRunner
 
 from judge.cli import app
-from judge.mailgame import iso, parse_time
-from judge.passwords import check_password
+from judge.mail.mailgame import iso, parse_time
+from judge.mail.passwords import check_password
 from mailkit import GM_ADDRESS, address, make_site, message, text
 
 runner = CliRunner()

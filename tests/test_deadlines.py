@@ -4,7 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from judge import bots, deadlines, gateway
+from judge import bots
+from judge.mail import deadlines, gateway
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text
 
 H = timedelta(hours=1)

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from judge import gateway
+from judge.mail import gateway
 from judge.game import Game
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 

@@ -8,7 +8,8 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from judge import bots, gamefile, gateway, mailgame, ruleset as registry
+from judge import bots, gamefile, ruleset as registry
+from judge.mail import gateway, mailgame
 from judge.game import Game
 from judge.ruleset import GM
 from mailkit import (GM_ADDRESS, NAMES, OBSERVER, T0, address, free_port, make_site, message, new_game, reply,

@@ -7,8 +7,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from judge import gateway
-from judge.outbox import MailError, compose
+from judge.mail import gateway
+from judge.mail.outbox import MailError, compose
 from mailkit import T0, address, free_port, make_site, message
 
 

@@ -1,4 +1,4 @@
-from judge.passwords import check_password, hash_password, new_password
+from judge.mail.passwords import check_password, hash_password, new_password
 
 
 def test_a_password_is_kept_only_as_a_salted_hash_and_checked():

@@ -7,7 +7,7 @@ import ssl
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
-from .errors import JudgeError
+from ..errors import JudgeError
 
 
 class MailError(JudgeError):

@@ -10,13 +10,14 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from . import gamefile, mailparse
-from .errors import GameFileError, JudgeError
+from .. import gamefile
+from . import parse as mailparse
+from ..errors import GameFileError, JudgeError
 from .mailgame import MailGame, is_address, journal_path, record
 from .outbox import compose
 from .passwords import hash_password, new_password
-from .report import render
-from .ruleset import GM
+from ..report import render
+from ..ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present")
 HOW_TO = """The judge found no 'game NAME' line (nor 'game NAME' in the subject). Nothing was changed.

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 
-from .orders import order_lines
+from ..orders import order_lines
 
 MAX_MESSAGE = 1024 * 1024
 _IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature"}

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from . import bots, gamefile
-from .errors import GameFileError, JudgeError
+from .. import bots, gamefile
+from ..errors import GameFileError, JudgeError
 from .mailgame import MailGame, journal_path, parse_time, record, shown
 from .outbox import compose
-from .ruleset import GM
+from ..ruleset import GM
 
 
 def tick(cfg, outbox, now: datetime) -> list[str]:

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .passwords import check_password, hash_password, new_password
-from .report import render
-from .ruleset import GM
+from ..report import render
+from ..ruleset import GM
 from .outbox import compose
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
