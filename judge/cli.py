@@ -355,6 +355,20 @@ def verify(game_file: Path) -> None:
 
 
 @app.command()
+def upgrade(game_file: Path) -> None:
+    """Replay a game written under an older version of its ruleset by the current rules, and
+    save it so if every logged order still fits (else nothing changes)."""
+    with gamefile.locked(game_file):
+        game = gamefile.load(game_file)
+        old = game.ruleset.version
+        new = game.upgraded()
+        gamefile.save(new, game_file)
+    typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
+               f"{len(new.log)} orders replayed")
+    _echo_waiting(new)
+
+
+@app.command()
 def bot(
     game_file: Path,
     as_: str = typer.Option(..., "--as", help="the player the bot plays"),

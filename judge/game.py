@@ -208,6 +208,18 @@ class Game:
             self._apply(state, order, rng)
         return Game(self.ruleset, self.players, self.options, self.setup, rng, state, list(self.log), self.meta)
 
+    def upgraded(self) -> "Game":
+        """This game replayed under the current version of its ruleset, or GameFileError
+        naming the first logged order that no longer fits."""
+        current = registry.get(self.ruleset.name)
+        if self.ruleset is current:
+            raise UsageError(f"the game is already played by {current.name} version {current.version}")
+        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, list(self.log), self.meta)
+        try:
+            return new.replay()
+        except GameFileError as e:
+            raise GameFileError(f"cannot upgrade to {current.name} version {current.version}: {e}") from None
+
     def differences(self, other: "Game") -> list[str]:
         """Where two games' rng and state differ, as dotted paths."""
         out = []
@@ -255,11 +267,10 @@ class Game:
             rs = registry.get(need("ruleset", str))
         except UsageError as e:
             raise GameFileError(f"{where}: {e}") from None
-        version = need("ruleset_version", int)
-        if version != rs.version:
-            raise GameFileError(
-                f"{where} was written by {rs.name} version {version}; this judge plays version {rs.version}"
-            )
+        try:
+            rs = rs.at_version(need("ruleset_version", int))
+        except GameFileError as e:
+            raise GameFileError(f"{where}: {e}") from None
         players = need("players", list)
         try:
             check_names(players)

@@ -71,7 +71,10 @@ class Ruleset:
 
     name = ""
     title = ""
-    version = 1
+    version = 1  # the rules a new game is played by; bump it when a change alters play
+    # Older versions still played for the game files that were written under them (never
+    # strand a running game): the ruleset tests `self.version` wherever the rules changed.
+    old_versions: tuple[int, ...] = ()
     min_players = 3
     max_players = 6
     options: tuple[Option, ...] = ()
@@ -83,6 +86,24 @@ class Ruleset:
         path = resource("games") / f"{self.data_name or self.name}.toml"
         with open(path, "rb") as f:
             return tomllib.load(f)
+
+    def at_version(self, version: int) -> "Ruleset":
+        """This ruleset as it played in `version` (itself for the current one). Raise
+        GameFileError for a version this judge does not know."""
+        if version == self.version:
+            return self
+        if version not in self.old_versions:
+            newer = "a newer judge; upgrade the judge to play it" if version > self.version else "an older judge"
+            raise GameFileError(
+                f"it was written by {self.name} version {version} ({newer}); this judge plays "
+                f"versions {', '.join(map(str, sorted({*self.old_versions, self.version})))}")
+        cache = self.__dict__.setdefault("_versions", {})
+        if version not in cache:
+            old = object.__new__(type(self))
+            old.__dict__.update({k: v for k, v in self.__dict__.items() if k != "_versions"})
+            old.version = version
+            cache[version] = old
+        return cache[version]
 
     def option(self, name: str) -> Option:
         for o in self.options:

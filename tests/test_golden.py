@@ -63,7 +63,7 @@ def test_the_golden_game_replays_to_the_recorded_reports(name):
 
 
 @pytest.mark.parametrize("name", every_name())
-def test_a_game_file_of_another_version_is_refused_naming_both(name, tmp_path):
+def test_a_game_file_of_a_newer_version_is_refused_naming_both(name, tmp_path):
     rs = ruleset.get(name)
     path = tmp_path / "game.toml"
     gamefile.create(new_game(name, rs.min_players, {}, 1), path)
@@ -73,5 +73,7 @@ def test_a_game_file_of_another_version_is_refused_naming_both(name, tmp_path):
     path.write_text(old)
     with pytest.raises(GameFileError) as e:
         gamefile.load(path)
-    assert f"version {rs.version + 1}" in str(e.value) and f"version {rs.version}" in str(e.value)
+    message = str(e.value)
+    assert f"version {rs.version + 1}" in message and "upgrade the judge" in message
+    assert f"versions {', '.join(map(str, sorted({*rs.old_versions, rs.version})))}" in message
     assert path.read_text() == old
