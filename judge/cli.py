@@ -289,6 +289,8 @@ def order(
         gamefile.save(game, game_file)
     for o in accepted:
         typer.echo(f"ok: {o}")
+    for line in accepted.not_judged():
+        typer.echo(line)
     _echo_waiting(game)
 
 

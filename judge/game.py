@@ -34,6 +34,19 @@ def _copy(value):
     return marshal.loads(marshal.dumps(value))
 
 
+class Accepted(list):
+    """The orders a submission applied; `unjudged` holds the lines after an order that
+    revealed hidden information (`revealed_by`, which `revealed` what), left unjudged."""
+
+    unjudged: list[str] = []
+    revealed_by = revealed = ""
+
+    def not_judged(self) -> list[str]:
+        """One line per unjudged order, naming the order that cut the batch (public words only)."""
+        return [f'not judged "{line}": it comes after "{self.revealed_by}", which {self.revealed}; '
+                "send it again once you have seen the result" for line in self.unjudged]
+
+
 class Game:
     def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None):
         self.ruleset = ruleset
@@ -134,16 +147,21 @@ class Game:
                     _copy(self.state), list(self.log), _copy(self.meta))
 
     # ---- ordering -----------------------------------------------------------------------
-    def submit(self, player: str, text: str | list[str]) -> list[Order]:
-        """Validate the orders of `player` in sequence and apply all of them, or none."""
+    def submit(self, player: str, text: str | list[str]) -> "Accepted":
+        """Validate the orders of `player` in sequence and apply all of them, or none.
+
+        No batch looks past hidden information: once an order reveals something (a card, a
+        roll, another player's secret), the lines after it are not judged at all, so neither
+        their acceptance nor their refusal can tell the player what was revealed. They come
+        back in `Accepted.unjudged`, to be sent again once the player has seen the result."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
         start = self.move
         state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
-        accepted, entries = [], []
-        for line in lines:
+        accepted, entries = Accepted(), []
+        for k, line in enumerate(lines):
             number, body = split_move(line)
             if number is not None and number < start:
                 raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
@@ -151,8 +169,17 @@ class Game:
                 raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
             order = self._parse(state, player, body, line)
             entries.append(f"{state['move']} {player} {order}")
+            last = k == len(lines) - 1 or player == GM  # the game master sees everything
+            before = None if last else _copy(state)
+            draws = rng.draws
             self._apply(state, order, rng)
             accepted.append(order)
+            if not last:
+                what = self.ruleset.revealed(before, state) or ("drew from the random generator" if rng.draws != draws else "")
+                if what:
+                    accepted.revealed_by, accepted.revealed = str(order), what
+                    accepted.unjudged = lines[k + 1:]
+                    break
         self.state, self.rng = state, rng
         self.log.extend(entries)
         return accepted

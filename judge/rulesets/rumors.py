@@ -405,6 +405,13 @@ class Rumors(Ruleset):
                 state["bag_orders"] = {}
                 emit(state, "Roll phase: every player gives a secret order, bag [COMPANY ...].")
 
+    def revealed(self, before, after) -> str:
+        if before["phase"] in ("roll", "gm-roll") and after["phase"] not in ("roll", "gm-roll"):
+            return "ended the roll phase (the bag, the dice and the next event cards)"
+        if after["phase"] == "gm-roll" and before["phase"] != "gm-roll":
+            return "drew the dice from the bag"
+        return ""
+
     def do_buy(self, state, order, rng) -> None:
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
