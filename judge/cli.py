@@ -357,6 +357,23 @@ def verify(game_file: Path) -> None:
 
 
 @app.command()
+def audit(
+    game_file: Path,
+    commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare"),
+) -> None:
+    """Check a game's honesty: its seed, setup and salt give the commitment published at the
+    start, and its log replays from them to the saved state."""
+    game = gamefile.load(game_file)
+    problems = game.audit()
+    if commitment is not None and commitment.strip().lower() != game.commitment:
+        problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
+    if problems:
+        raise VerifyError("audit failed: " + "; ".join(problems))
+    typer.echo(f"ok: seed {game.rng.seed}, setup and salt match the commitment {game.commitment}, and all "
+               f"{len(game.log)} orders replay from them to the saved state: every draw came from the committed seed")
+
+
+@app.command()
 def upgrade(game_file: Path) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
