@@ -435,6 +435,72 @@ class Mogul(Ruleset):
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_starts = ("bid", "if")
+    standing_forms = ("bid until pot N", "if winner take", "if winner sell all|none|N",
+                      "if second sell all|none|N")
+    roles = ("winner", "second")
+
+    def standing_parse(self, view, player, text):
+        w = words(text)
+        if w[:2] == ["bid", "until"]:
+            if len(w) != 4 or w[2] != "pot":
+                raise OrderSyntaxError("write bid until pot N (bid while the pot holds fewer than N chips, then pass)", text)
+            return f"bid until pot {parse_count(w[3], text)}"
+        if w[0] != "if":
+            return None
+        if len(w) < 3 or w[1] not in self.roles:
+            raise OrderSyntaxError("write if winner ORDER or if second ORDER", text)
+        return f"if {w[1]} {self.standing_choice(w[1], w[2:], text)}"
+
+    def standing_choice(self, role: str, w: list[str], text: str) -> str:
+        """The canonical choice of `if winner ...` / `if second ...`."""
+        if w == ["take"]:
+            if role == "second":
+                raise OrderSyntaxError("the second takes the card only when the winner sells: write if second sell ...", text)
+            return "take"
+        if w[0] == "sell" and len(w) == 2:
+            return f"sell {w[1] if w[1] in ('all', 'none') else parse_count(w[1], text)}"
+        raise OrderSyntaxError(f"write if {role} sell all, if {role} sell none or if {role} sell N"
+                               + (", or if winner take" if role == "winner" else ""), text)
+
+    def standing_order(self, state, player, text):
+        w = text.split()
+        if w[0] == "bid":
+            if state["phase"] != "auction":
+                return None
+            return "bid" if state["pot"] < int(w[3]) and state["players"][player]["chips"] else "pass"
+        role = w[1]
+        if state["phase"] != role or state[role] != player:
+            return None
+        return self.standing_action(state, player, w[2:])
+
+    def standing_action(self, state, player, w: list[str]) -> str:
+        """The order of the winner's or second's choice `w` (take, sell all|none|N)."""
+        if w[0] == "take":
+            return "take"
+        return {"none": "sell 0"}.get(w[1], f"sell {w[1]}")
+
+    def standing_examples(self, state, player):
+        return ["bid until pot 3", "bid until pot 0", "if winner take", "if winner sell all",
+                "if second sell none", "if second sell 1", "bid until pot 6 every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """The sensible bot's policy for the round: bid while the choice is worth more than the
+        pot (with the chips it has now), then take or sell as bot_order would."""
+        if then is not None or view["phase"] != "auction":
+            return []
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
+        chips = view["you"]["chips"]
+        reserve = 1.5 if chips <= 2 else 0.0
+        limit = 0
+        while max(take, sell) - reserve > self.CHIP_VALUE * (limit + 1) and limit < self.data["chips"]:
+            limit += 1
+        sells = "sell all" if sell > 0 else "sell none"
+        return [f"bid until pot {limit}", "if winner take" if take >= sell else f"if winner {sells}",
+                f"if second {sells}"]
+
     # ---- the sensible bot (uses only the player's view and the published deck) ----------
     CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)
 

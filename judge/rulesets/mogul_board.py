@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cached_property
 
-from ..errors import IllegalOrder, UsageError
+from ..errors import IllegalOrder, OrderSyntaxError, UsageError
 from ..orders import Order, pick
 from ..ruleset import emit, fail, register
 from .mogul import CRASH, Mogul, border, company
@@ -165,6 +165,60 @@ class MogulBoard(Mogul):
 
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])
+
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_forms = ("bid until pot N", "if winner take", "if winner sell all|none",
+                      "if winner depot SPACE", "if winner move FROM TO", "if second sell all|none",
+                      "if second depot SPACE", "if second move FROM TO")
+
+    def standing_choice(self, role, w, text):
+        if w[0] in ("depot", "move"):
+            n = 1 if w[0] == "depot" else 2
+            if len(w) != n + 1:
+                raise OrderSyntaxError(f"write if {role} " + ("depot SPACE" if n == 1 else "move FROM TO"), text)
+            return " ".join([w[0], *(self.station(x, text) for x in w[1:])])
+        if w == ["sell"]:
+            return "sell all"
+        return super().standing_choice(role, w, text)
+
+    def standing_action(self, state, player, w):
+        """`sell all` is `sell`; `sell none` is `sell none` where the rules know it, else `sell`
+        for a player holding none of the box colour; `sell N` is one of the two."""
+        if w[0] != "sell":
+            return " ".join(w)
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        n = held if w[1] == "all" else 0 if w[1] == "none" else int(w[1])
+        if n == held and (n or "sell none" not in self.action_orders(state, player)):
+            return "sell"
+        if n == 0:
+            return "sell none"
+        raise IllegalOrder(f"you hold {held} {colour} share{'s' if held != 1 else ''}, and a sale is all of them or none")
+
+    def standing_examples(self, state, player):
+        return ["bid until pot 4", "if winner take", "if winner sell all", "if second sell all",
+                "if winner depot NYC", "if second depot PHL", "if second move NYC PHL", "bid until pot 2 every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """The sensible bot's policy for the round, from the view at the round's start: bid while
+        the best choice is worth more than the pot, then the best choice as winner and second."""
+        if then is not None or view["phase"] != "auction":
+            return []
+        options = self.option_orders(view)
+        values = [self.order_value(view, o) for o in options]
+        chip = 1.0 if view["deck_left"] > 8 else 0.4
+        gain = max(values)  # with more than two in the auction, as at its start
+        me = self.me(view)
+        limit = 0
+        if not (me["chips"] == 1 and gain < 3):
+            while limit * chip < gain and limit < self.data["chips"]:
+                limit += 1
+        best = options[values.index(max(values))]
+        second = options[1 + values[1:].index(max(values[1:]))]
+
+        def choice(o):
+            return "sell all" if o == "sell" else o
+        return [f"bid until pot {limit}", f"if winner {choice(best)}", f"if second {choice(second)}"]
 
     # ---- carrying out -------------------------------------------------------------------
     def do_sell(self, state, order) -> None:
