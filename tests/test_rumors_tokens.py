@@ -12,8 +12,11 @@ from judge.game import Game
 from judge.report import render
 from judge.rulesets.rumors import board_tokens, columns_of, tokens
 
+from registry import many
+
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-SEEDS = 40
+SEEDS = many("JUDGE_RUMORS_SETUP_SEEDS", 40)  # setups checked per player count
+EXAMPLES = many("JUDGE_RUMORS_TOKEN_EXAMPLES", 60)  # positions for the buy/short property
 
 
 def new(n=3, seed=1, first="alice", **options):
@@ -91,7 +94,7 @@ def test_seed_5_shorts_move_the_supply_alike_for_a_holder_and_a_non_holder():
 HOLDINGS = st.tuples(st.integers(-40, 40), st.integers(0, 6))  # holding, spare tokens
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True)
 @given(verb=st.sampled_from(["buy", "short"]), n=st.integers(1, 5), price=st.integers(5, 45),
        one=HOLDINGS, other=HOLDINGS)
 def test_a_buy_or_short_changes_the_supply_by_the_same_amount_whatever_was_held(verb, n, price, one, other):

@@ -44,8 +44,9 @@ def board_tokens(holding: int, uncancelled: int = 0) -> int:
 
 def fewest_uncancelled(holding: int, have: int) -> int:
     """The fewest shares left uncancelled so that `holding` fits on the multiplier board with
-    `have` tokens (0, fully cancelled, whenever popcount(|holding|) <= have). The caller
-    guarantees that some number fits (what the player had before, plus the new tokens)."""
+    `have` tokens (0, fully cancelled, whenever popcount(|holding|) <= have). Some number
+    always fits when a buy or short of k brings popcount(k) new tokens: the old board with the
+    new tokens beside it, uncancelled, shows the new holding with at most `have` tokens."""
     return next(u for u in itertools.count() if board_tokens(holding, u) <= have)
 
 
