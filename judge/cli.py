@@ -139,7 +139,8 @@ def _load_setup(path: Optional[Path]) -> dict:
 def rulesets() -> None:
     """List the rulesets with their player counts and options."""
     for rs in registry.every():
-        typer.echo(f"{rs.name} (version {rs.version}): {rs.title}, {rs.min_players}-{rs.max_players} players")
+        older = f"; still plays version {', '.join(map(str, rs.old_versions))} for older games" if rs.old_versions else ""
+        typer.echo(f"{rs.name} (version {rs.version}{older}): {rs.title}, {rs.min_players}-{rs.max_players} players")
         for o in rs.options:
             typer.echo(f"    --option {o.describe()}")
 

@@ -200,3 +200,25 @@ def test_mogul_take_then_credit_is_not_judged_against_the_next_card(tmp_path):
     assert out.startswith("ok: take\nnot judged \"credit\": it comes after \"take\", which revealed the next card")
     game = gamefile.load(path)
     assert game.log[-1].endswith(f"{winner} take") and (tmp_path / "m.toml").read_bytes() != before
+
+
+def test_the_mail_reply_marks_the_lines_after_the_roll_not_judged(tmp_path):
+    from judge.mail import gateway, mailgame
+    from mailkit import T0, address, make_site, message, reply
+
+    site = make_site(tmp_path)
+    game = Game.new("rumors", ["a", "b", "c"], seed=5)
+    passwords = mailgame.enable(game, {p: address(p) for p in game.players}, [], 0, 0, 0, T0)
+    for p in "b c a a c b".split():
+        game.submit(p, ["pass"])
+    game.submit("a", ["bag"])
+    game.submit("b", ["bag"])
+    gamefile.create(game, site.game_path("r"))
+    body = f"game r\nplayer c {passwords['c']}\nbag\ndice Edison 1 2 3 4 5 6\n"
+    gateway.handle(message(address("c"), body), site.cfg, site.outbox(), T0)
+    answer = reply(site.take(), address("c"))
+    told = answer.split("move ")[0]
+    assert "OK      bag" in told and 'NOT JUDGED "dice Edison 1 2 3 4 5 6": it comes after "bag"' in told
+    assert "Applied up to an order that revealed hidden information" in answer
+    assert "Edison's dice show" not in answer
+    assert site.load("r").log[-1].endswith("c bag")
