@@ -12,7 +12,7 @@ from typing import List, Optional, get_args, get_origin
 import typer
 from typer.core import TyperGroup
 
-from . import gamefile, ruleset as registry
+from . import gamefile, ruleset as registry, standing
 from .errors import JudgeError, NotYourTurn, UsageError, VerifyError
 from .game import Game
 from .ruleset import GM
@@ -292,6 +292,9 @@ def order(
         typer.echo(f"ok: {o}")
     for line in accepted.not_judged():
         typer.echo(line)
+    if not gm and any(isinstance(o, standing.Command) for o in accepted):
+        for line in standing.describe(game.state, game.player_name(as_)):
+            typer.echo(line)
     _echo_waiting(game)
 
 

@@ -240,18 +240,18 @@ class Game:
 
     def _standing_line(self, state, player, line, start, gives_only=False):
         """The standing-order command on `line` (judged on `state`), or None for an ordinary
-        order; with `gives_only`, None for anything but a new standing order."""
-        if gives_only and line.split("#")[-1].split()[:1] in (["cancel"], ["standing"]):
-            return None
+        order; with `gives_only` (after a cut), None for anything but a new standing order."""
         number, body = split_move(line)
+        if gives_only and body.lower().split()[0] in ("cancel", "standing"):
+            return None
+        command = standing.parse_command(self, state, player, body, line) if gives_only else None
+        if gives_only and (command is None or command.verb != "give"):
+            return None
         if number is not None and number < start:
             raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
         if number is not None and number > state["move"]:
             raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
-        command = standing.parse_command(self, state, player, body, line)
-        if command is None or (gives_only and command.verb != "give"):
-            return None
-        return command
+        return command or standing.parse_command(self, state, player, body, line)
 
     def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
         """What an order in `player`'s batch showed, past which the rest of the batch may not be

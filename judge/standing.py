@@ -88,6 +88,14 @@ def listing(state: dict, player: str) -> list[dict]:
             for i, o in enumerate(orders_of(state, player), 1)]
 
 
+def describe(state: dict, player: str) -> list[str]:
+    """The lines that tell `player` their standing orders (the answer to a standing command)."""
+    mine = listing(state, player)
+    out = [f"your standing orders (secret): {len(mine) or 'none'}"]
+    out += [f"  {o['number']}. {o['text']}" + ("" if o["until"] == EVERY else f" (until {o['until']})") for o in mine]
+    return out + [f"  stopped: {n['text']}" for n in notes_of(state, player)]
+
+
 def add_to_view(view: dict, state: dict, player) -> None:
     """The owner's view lists their standing orders and the notes of those that stopped; the
     game master's lists everyone's. Others see nothing (not even whether there are any)."""

@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from .. import gamefile
+from .. import gamefile, standing
 from . import parse as mailparse
 from ..errors import GameFileError, JudgeError
 from .mailgame import MailGame, is_address, journal_path, record
@@ -207,8 +207,11 @@ class Run:
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
         self.cut = self.cut or bool(accepted.unjudged)
         self.applied += len(accepted)
-        if prefix:
-            self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted]
+        if prefix:  # (a standing order given for a player stays secret)
+            self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted
+                             if not isinstance(o, standing.Command)]
+        if any(isinstance(o, standing.Command) for o in accepted):
+            self.show_report = True  # the report lists the player's standing orders
 
     def command(self, line: str, at: int, lines: list[str]) -> None:
         w = line.split()

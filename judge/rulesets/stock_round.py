@@ -713,6 +713,59 @@ class StockRound(Ruleset):
             "standings": self.standings(state),
         }
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_starts = ("decline", "auto", "if")
+    standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass")
+
+    def standing_parse(self, view, player, text):
+        w = words(text)
+        if w[0] == "auto":
+            if w != ["auto", "pass"]:
+                raise OrderSyntaxError("write auto pass (pass at each of your turns this stock round)", text)
+            return "auto pass"
+        if w[0] == "decline":
+            if w[1:2] != ["offers"] or len(w) > 3:
+                raise OrderSyntaxError("write decline offers or decline offers COMPANY", text)
+            return " ".join(["decline offers", *(pick(x, self.companies, text, what="company") for x in w[2:])])
+        if len(w) != 4 or w[1] != "offered":
+            raise OrderSyntaxError("write if offered COMPANY yes or if offered COMPANY no", text)
+        co = pick(w[2], self.companies, text, what="company")
+        return f"if offered {co} {pick(w[3], ('yes', 'no'), text, what='answer')}"
+
+    def standing_order(self, state, player, text):
+        w, sale = text.split(), state["sale"]
+        if w[0] == "auto":
+            return "pass" if not sale and state["phase"] == "stock" and state["turn"] == player else None
+        if not sale:
+            return None
+        co, for_company = sale["company"], sale["queue"][0] == COMPANY
+        if w[0] == "decline":
+            return "offer no" if w[2:] in ([], [co]) else None
+        return f"offer {w[3]}" if w[2] == co and not for_company else None
+
+    def standing_stops(self, state, order, player, text):
+        if text != "auto pass" or order.verb != "sell":
+            return ""
+        co = order.args[0]
+        held = state["companies"][co]["shares"][player]
+        return f"{order.player} sold {co}, which you hold" if held else ""
+
+    def standing_round(self, state):
+        """A stock round; orders given during the operating round are for the next one."""
+        return state["round"] + (state["phase"] == "operating")
+
+    def standing_examples(self, state, player):
+        cos = self.companies
+        return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass",
+                f"if offered {cos[0]} no every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """At the start of a stock round: take an offered share of a company with trains for
+        itself, decline every other offer (as bot_order answers them)."""
+        if then is not None or view["phase"] not in ("reissue", "stock") or view["sale"]:
+            return []
+        return [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
+
     # ---- bots ---------------------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
         orders = view["orders"]
