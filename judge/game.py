@@ -189,23 +189,25 @@ class Game:
         accepted, entries, unjudged = Accepted(), [], []
         cut, k = ("", ""), 0
 
-        def following(player_: str, cut_now: bool) -> list:
-            """The standing commands right after the current line, given before anything is
+        def following(player_: str, cut_now: bool, log: list[str]) -> None:
+            """Give the standing commands right after the current line, before anything is
             carried out; at a cut, every new standing order of the batch (the rest unjudged)."""
             nonlocal k
             if player_ != player:
-                return []
-            group = []
+                return
             while k < len(lines) and (c := self._standing_line(state, player, lines[k], start)) is not None:
-                group.append(c)
+                accepted.append(c)
+                standing.give(self.ruleset, state, log, c)
                 k += 1
             if cut_now:
                 for rest in lines[k:]:
                     c = self._standing_line(state, player, rest, start, gives_only=True)
-                    group.append(c) if c is not None else unjudged.append(rest)
+                    if c is None:
+                        unjudged.append(rest)
+                    else:
+                        accepted.append(c)
+                        standing.give(self.ruleset, state, log, c)
                 k = len(lines)
-            accepted.extend(group)
-            return group
 
         while k < len(lines):
             line, k = lines[k], k + 1
@@ -213,9 +215,7 @@ class Game:
             command = self._standing_line(state, player, line, start)
             if command is not None:
                 accepted.append(command)
-                if command.logged:
-                    entries.append(f"{state['move']} {player} {standing.SECRET}{command}")
-                    standing.apply_command(self.ruleset, state, command)
+                standing.give(self.ruleset, state, entries, command)
                 found = standing.settle(self, state, rng, entries, actor=player, watch=watch, extra=following)
             else:
                 order = self._parse(state, player, split_move(line)[1], line)
@@ -312,13 +312,11 @@ class Game:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
 
-            def given(who: str, cut_now: bool) -> list:
-                """The standing commands logged right after, given before anything is carried out."""
-                out, j = [], i + 1 + len(carried)
-                while j < len(self.log) and self._given_with(self.log[j], who, state["move"]):
-                    out.append(standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
-                    j += 1
-                return out
+            def given(who: str, cut_now: bool, log: list[str]) -> None:
+                """Give the standing commands logged right after, before anything is carried out."""
+                while (j := i + 1 + len(log)) < len(self.log) and self._given_with(self.log[j], who, state["move"]):
+                    standing.give(self.ruleset, state, log,
+                                  standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
 
             try:
                 if text.startswith(standing.SECRET):

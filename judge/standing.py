@@ -134,10 +134,11 @@ def parse_command(game, state: dict, player: str, body: str, line: str) -> Comma
     """The standing-order command on `body`, or None when it is an ordinary order. Decided on
     the player's own view only (syntax, the game's data, their own standing orders)."""
     words, rs = body.lower().split(), game.ruleset
-    if words[0] not in ("standing", "cancel") and (len(words) < 2 or words[0] not in rs.standing_starts):
+    every = words[-2:] == EVERY.split()
+    if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
         return None  # (standing orders are two words or more: `bid` alone is an ordinary order)
     view = _view(game, state, player)
-    if words[0] not in ("standing", "cancel") and not _maybe(rs, view, player, body):
+    if words[0] not in ("standing", "cancel") and not every and not _maybe(rs, view, player, body):
         return None
     if player == GM:
         raise NotYourTurn("the game master gives no standing orders; give them for a player with 'as PLAYER'", line)
@@ -236,16 +237,16 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
     order carried out to `log`, as `Game.submit` and `Game.replay` do after every order or
     standing command of `actor` (`after`: the order, None for a command).
 
-    `extra(player, cut)` gives the standing commands `player` gave right after their order
-    (first for `actor`, then after each order carried out for a player): they are given
-    before anything more is carried out. With `watch` (the player whose batch is judged),
+    `extra(player, cut, log)` gives (with `give`) the standing commands `player` gave right
+    after their order (first for `actor`, then after each order carried out for a player):
+    they are given before anything more is carried out. With `watch` (the player whose batch is judged),
     return (order, what it showed, the state just after it) for the first order carried out
     after which the rest of that batch may not be judged ("", "", None if none)."""
     rs = game.ruleset
     if after is not None:
         _watch_stops(rs, state, after)
     if extra is not None and actor is not None:
-        _give(rs, state, log, extra(actor, cut_first))
+        extra(actor, cut_first, log)
     cut = ("", "", None)
     if "standing" not in state:
         return cut
@@ -269,16 +270,16 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
                 cut, cut_now = (str(order), what + mine, game.copy_state(state)), True
         _watch_stops(rs, state, order)
         if extra is not None:
-            _give(rs, state, log, extra(player, cut_now))
+            extra(player, cut_now, log)
         only = None
     raise RuntimeError(f"{rs.name}: standing orders carried out without end")
 
 
-def _give(rs, state, log, commands) -> None:
-    for c in commands:
-        if c.logged:
-            log.append(f"{state['move']} {c.player} {SECRET}{c}")
-            apply_command(rs, state, c)
+def give(rs, state: dict, log: list[str], command: Command) -> None:
+    """Log a standing command ("MOVE PLAYER secret: TEXT") and apply it."""
+    if command.logged:
+        log.append(f"{state['move']} {command.player} {SECRET}{command}")
+        apply_command(rs, state, command)
 
 
 def _next(game, state, only) -> tuple[str, Order] | None:
