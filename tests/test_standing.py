@@ -29,7 +29,7 @@ def mogul(top: list[str], start="alice", players=PLAYERS, **options) -> Game:
     rest.subtract(top)
     rest["crash"] -= 1
     setup = {"start_player": start, "start_cards": dict(START), "deck": list(top) + sorted(rest.elements()) + ["crash"]}
-    return Game.new("mogul", players, seed=7, setup=setup, options={k: str(v) for k, v in options.items()}, salt="0")
+    return Game.new("mogul", players, seed=7, setup=setup, options={k: str(v) for k, v in options.items()}, salt="0" * 32)
 
 
 def mine(game: Game, player: str) -> list[str]:
