@@ -195,7 +195,7 @@ class Game:
             nonlocal k
             if player_ != player:
                 return
-            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start)) is not None:
+            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now)) is not None:
                 accepted.append(c)
                 standing.give(self.ruleset, state, log, c)
                 k += 1
@@ -238,20 +238,23 @@ class Game:
             accepted.unjudged = unjudged
         return accepted
 
-    def _standing_line(self, state, player, line, start, gives_only=False):
+    def _standing_line(self, state, player, line, start, gives_only=False, blind=False):
         """The standing-order command on `line` (judged on `state`), or None for an ordinary
-        order; with `gives_only` (after a cut), None for anything but a new standing order."""
+        order; with `gives_only` (after a cut), None for anything but a new standing order.
+        Right after an order that cut the batch (`blind`, `gives_only`), only the syntax and
+        the player's own standing orders are judged, never the position the order made."""
+        blind = blind or gives_only
         number, body = split_move(line)
         if gives_only and body.lower().split()[0] in ("cancel", "standing"):
             return None
-        command = standing.parse_command(self, state, player, body, line) if gives_only else None
+        command = standing.parse_command(self, state, player, body, line, blind=True) if gives_only else None
         if gives_only and (command is None or command.verb != "give"):
             return None
         if number is not None and number < start:
             raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
-        if number is not None and number > state["move"]:
+        if number is not None and number > state["move"] and not blind:
             raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
-        return command or standing.parse_command(self, state, player, body, line)
+        return command or standing.parse_command(self, state, player, body, line, blind=blind)
 
     def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
         """What an order in `player`'s batch showed, past which the rest of the batch may not be

@@ -130,19 +130,20 @@ def check(state: dict, players: list[str], where: str) -> None:
 
 
 # ---- reading a line -----------------------------------------------------------------------
-def parse_command(game, state: dict, player: str, body: str, line: str) -> Command | None:
+def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False) -> Command | None:
     """The standing-order command on `body`, or None when it is an ordinary order. Decided on
-    the player's own view only (syntax, the game's data, their own standing orders)."""
+    the player's own view only (syntax, the game's data, their own standing orders); `blind`
+    (after an order that revealed something or passed the turn) on the syntax alone."""
     words, rs = body.lower().split(), game.ruleset
     every = words[-2:] == EVERY.split()
     if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
         return None  # (standing orders are two words or more: `bid` alone is an ordinary order)
-    view = _view(game, state, player)
+    view = None if blind else _view(game, state, player)
     if words[0] not in ("standing", "cancel") and not every and not _maybe(rs, view, player, body):
         return None
     if player == GM:
         raise NotYourTurn("the game master gives no standing orders; give them for a player with 'as PLAYER'", line)
-    if game.ruleset.is_over(state):
+    if not blind and game.ruleset.is_over(state):
         raise GameOver("the game has ended", line)
     if words[0] == "standing":
         if len(words) > 1:
@@ -150,7 +151,7 @@ def parse_command(game, state: dict, player: str, body: str, line: str) -> Comma
         return Command(player, "standing")
     if words[0] == "cancel":
         return _cancel(state, player, words, line)
-    if len(orders_of(state, player)) >= MAX_EACH:
+    if not blind and len(orders_of(state, player)) >= MAX_EACH:
         raise IllegalOrder(f"you hold {MAX_EACH} standing orders already; cancel some first", line)
     return Command(player, "give", _canonical(rs, view, player, body, line))
 

@@ -747,13 +747,12 @@ class Rumors(Ruleset):
             if w != ["auto", "pass"]:
                 raise OrderSyntaxError("write auto pass (pass at each of your action turns this round)", text)
             return "auto pass"
-        if view is None:  # replay: the text was judged when given
-            return " ".join(text.split())
-        if view["phase"] == "roll" and player in view["awaiting"]:
+        if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
             return None  # the roll phase's order itself
         if w == ["bag", "none"]:
             return "bag none"
-        names = [c["name"] for c in view["companies"]]
+        # without a view (replay, or after an order that revealed something) any company of the game
+        names = [c["name"] for c in view["companies"]] if view is not None else list(self.data["companies"])
         return " ".join(["bag", *(pick(x, names, text, what="company") for x in w[1:])])
 
     def standing_order(self, state, player, text):
