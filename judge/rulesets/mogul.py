@@ -437,16 +437,18 @@ class Mogul(Ruleset):
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
     standing_starts = ("bid", "if")
-    standing_forms = ("bid until pot N", "if winner take", "if winner sell all|none|N",
+    standing_forms = ("bid until pot N [keep K]", "if winner take", "if winner sell all|none|N",
                       "if second sell all|none|N")
     roles = ("winner", "second")
 
     def standing_parse(self, view, player, text):
         w = words(text)
         if w[:2] == ["bid", "until"]:
-            if len(w) != 4 or w[2] != "pot":
-                raise OrderSyntaxError("write bid until pot N (bid while the pot holds fewer than N chips, then pass)", text)
-            return f"bid until pot {parse_count(w[3], text)}"
+            if len(w) not in (4, 6) or w[2] != "pot" or w[4:5] not in ([], ["keep"]):
+                raise OrderSyntaxError("write bid until pot N (bid while the pot holds fewer than N chips, then pass), "
+                                       "or bid until pot N keep K (and stand aside with K chips or fewer)", text)
+            keep = f" keep {parse_count(w[5], text)}" if len(w) == 6 else ""
+            return f"bid until pot {parse_count(w[3], text)}{keep}"
         if w[0] != "if":
             return None
         if len(w) < 3 or w[1] not in self.roles:
@@ -467,9 +469,10 @@ class Mogul(Ruleset):
     def standing_order(self, state, player, text):
         w = text.split()
         if w[0] == "bid":
-            if state["phase"] != "auction":
+            chips = state["players"][player]["chips"]
+            if state["phase"] != "auction" or (len(w) == 6 and chips <= int(w[5])):
                 return None
-            return "bid" if state["pot"] < int(w[3]) and state["players"][player]["chips"] else "pass"
+            return "bid" if state["pot"] < int(w[3]) and chips else "pass"
         role = w[1]
         if state["phase"] != role or state[role] != player:
             return None
@@ -492,14 +495,16 @@ class Mogul(Ruleset):
             return []
         me = next(p for p in view["players"] if p["name"] == view["player"])
         take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
-        chips = view["you"]["chips"]
-        reserve = 1.5 if chips <= 2 else 0.0
-        limit = 0
-        while max(take, sell) - reserve > self.CHIP_VALUE * (limit + 1) and limit < self.data["chips"]:
-            limit += 1
+        def limit(reserve: float) -> int:
+            n = 0
+            while max(take, sell) - reserve > self.CHIP_VALUE * (n + 1) and n < self.data["chips"]:
+                n += 1
+            return n
+        rich, poor = limit(0.0), limit(1.5)  # with 2 chips or fewer it keeps a reserve
+        bids = [f"bid until pot {poor}"] if view["you"]["chips"] <= 2 or rich == poor else \
+            [f"bid until pot {rich} keep 2", f"bid until pot {poor}"]
         sells = "sell all" if sell > 0 else "sell none"
-        return [f"bid until pot {limit}", "if winner take" if take >= sell else f"if winner {sells}",
-                f"if second {sells}"]
+        return bids + ["if winner take" if take >= sell else f"if winner {sells}", f"if second {sells}"]
 
     # ---- the sensible bot (uses only the player's view and the published deck) ----------
     CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)

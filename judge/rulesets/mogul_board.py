@@ -167,7 +167,7 @@ class MogulBoard(Mogul):
         return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_forms = ("bid until pot N", "if winner take", "if winner sell all|none",
+    standing_forms = ("bid until pot N [keep K]", "if winner take", "if winner sell all|none",
                       "if winner depot SPACE", "if winner move FROM TO", "if second sell all|none",
                       "if second depot SPACE", "if second move FROM TO")
 
