@@ -715,10 +715,16 @@ class StockRound(Ruleset):
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
     standing_starts = ("decline", "auto", "if")
-    standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass")
+    standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass",
+                      "auto buy CO company|pool")
 
     def standing_parse(self, view, player, text):
         w = words(text)
+        if w[:2] == ["auto", "buy"]:
+            if len(w) != 4:
+                raise OrderSyntaxError("write auto buy COMPANY company or auto buy COMPANY pool", text)
+            co = pick(w[2], self.companies, text, what="company")
+            return f"auto buy {co} {pick(w[3], ('company', 'pool'), text, what='source')}"
         if w[0] == "auto":
             if w != ["auto", "pass"]:
                 raise OrderSyntaxError("write auto pass (pass at each of your turns this stock round)", text)
@@ -735,7 +741,9 @@ class StockRound(Ruleset):
     def standing_order(self, state, player, text):
         w, sale = text.split(), state["sale"]
         if w[0] == "auto":
-            return "pass" if not sale and state["phase"] == "stock" and state["turn"] == player else None
+            if sale or state["phase"] != "stock" or state["turn"] != player:
+                return None
+            return "pass" if w[1] == "pass" else f"buy {w[2]} {w[3]}"
         if not sale:
             return None
         co, for_company = sale["company"], sale["queue"][0] == COMPANY
@@ -756,15 +764,35 @@ class StockRound(Ruleset):
 
     def standing_examples(self, state, player):
         cos = self.companies
-        return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass",
+        return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass", f"auto buy {cos[0]} company",
                 f"if offered {cos[0]} no every round"]
 
     def bot_standing(self, view, rng, then=None):
-        """At the start of a stock round: take an offered share of a company with trains for
-        itself, decline every other offer (as bot_order answers them)."""
-        if then is not None or view["phase"] not in ("reissue", "stock") or view["sale"]:
+        """The sensible bot's stock round as standing orders: take an offered share of a company
+        with trains for itself, decline every other offer; and, once it has started the
+        companies it wants, buy the shares it likes best while it can (each `auto buy` stops
+        when it no longer can, and the next applies), then pass."""
+        if view["phase"] not in ("reissue", "stock") or view["sale"]:
             return []
-        return [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
+        written = [s["text"] for s in view.get("standing", [])]
+        offers = [] if written else \
+            [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        cheapest = 2 * min(self.par_prices())
+        may_start = any(not c["director"] for c in view["companies"]) and cheapest <= me["money"] * 7 // 10
+        if any(t.startswith("auto") for t in written) or (then or "").startswith("par ") or \
+                (len(me["directs"]) < 2 and may_start):
+            return offers  # it may still start a company: it is asked at its turns
+        companies = {c["name"]: c for c in view["companies"]}
+
+        def worth(co, source):
+            c = companies[co]
+            power = sum(self.train(t)["size"] for t in c["trains"])
+            return (power + 3 * (co in me["directs"]), source == "company", -c["price"])
+        good = [(c["name"], src) for c in view["companies"] if c["director"] for src in ("company", "pool")
+                if src == "company" or c["trains"]]
+        good.sort(key=lambda g: worth(*g), reverse=True)
+        return offers + [f"auto buy {co} {src}" for co, src in good] + ["auto pass"]
 
     # ---- bots ---------------------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
