@@ -414,3 +414,37 @@ def test_judge_order_takes_standing_orders_from_arguments_a_file_and_stdin(tmp_p
     assert "standing" not in r.output.lower()
     assert run(app, ["verify", str(path)]).exit_code == 0
     assert "secret: bid until pot 4" in path.read_text()
+
+
+def test_bid_until_pot_keep_k_stands_aside_for_the_next_standing_order():
+    g = mogul(["brown/yellow"])
+    g.state["players"]["bob"]["chips"], g.state["bank"] = 2, g.state["bank"] + 4
+    g.submit("bob", ["bid until pot 9 keep 2", "bid until pot 1"])  # with 2 chips: only while the pot is empty
+    g.submit("alice", ["pass"])
+    assert g.log[-1] == "2 bob bid"  # the pot was empty
+    g.submit("carol", ["bid"])
+    assert g.log[-1] == "4 bob pass"
+
+
+def test_head_to_head_applies_only_when_two_are_left():
+    g = mogul(["brown/yellow"])
+    g.submit("bob", ["bid until pot 1 head to head", "bid until pot 9"])
+    g.submit("alice", ["bid"])  # three in: the second order bids
+    assert g.log[-1] == "2 bob bid"
+    g.submit("carol", ["pass"])  # two left: pot 0 after carol took it, so head to head bids once
+    g.submit("alice", ["bid"])
+    assert g.log[-1] == "5 bob pass"  # pot 1: head to head, no more
+
+
+def test_credit_when_out_of_chips():
+    g = mogul(["brown/yellow"], chip_credit=True)
+    g.state["players"]["bob"]["chips"], g.state["bank"] = 0, g.state["bank"] + 6
+    g.state["players"]["bob"]["score"] = 3
+    g.submit("bob", ["credit when out of chips", "bid until pot 5"])
+    g.submit("alice", ["bid"])  # bob: credit (2 chips), then bids
+    assert g.log[-2:] == ["2 bob credit", "3 bob bid"]
+    g2 = mogul(["brown/yellow"])  # without the option the credit stops: he passes and is told why
+    g2.state["players"]["bob"]["chips"], g2.state["bank"] = 0, g2.state["bank"] + 6
+    g2.submit("bob", ["credit when out of chips", "bid until pot 5"])
+    g2.submit("alice", ["bid"])
+    assert g2.log[-1] == "2 bob pass" and "credit needs the chip_credit option" in stopped(g2, "bob")[0]

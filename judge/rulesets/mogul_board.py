@@ -167,7 +167,7 @@ class MogulBoard(Mogul):
         return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_forms = ("bid until pot N [keep K]", "if winner take", "if winner sell all|none",
+    standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]", "if winner take", "if winner sell all|none",
                       "if winner depot SPACE", "if winner move FROM TO", "if second sell all|none",
                       "if second depot SPACE", "if second move FROM TO")
 
@@ -200,25 +200,36 @@ class MogulBoard(Mogul):
                 "if winner depot NYC", "if second depot PHL", "if second move NYC PHL", "bid until pot 2 every round"]
 
     def bot_standing(self, view, rng, then=None):
-        """The sensible bot's policy for the round, from the view at the round's start: bid while
-        the best choice is worth more than the pot, then the best choice as winner and second."""
+        """The sensible bot's policy for the round (bot_order's, exactly): how far to bid, with
+        a crowd and head to head, when to take the credit, and its choice as winner and as
+        second (that one as the view will be after the winner took the card)."""
         if then is not None or view["phase"] != "auction":
             return []
         options = self.option_orders(view)
         values = [self.order_value(view, o) for o in options]
+        take, rest = values[0], max(values[1:])
+        best, other = max(take, rest), min(take, rest)
         chip = 1.0 if view["deck_left"] > 8 else 0.4
-        gain = max(values)  # with more than two in the auction, as at its start
         me = self.me(view)
-        limit = 0
-        if not (me["chips"] == 1 and gain < 3):
+        can_credit = not me["credit"] and view["bank"] >= self.credit_chips
+        lines = []
+        for gain, when in ((best - other, " head to head"), (best, "")):
+            if can_credit and gain >= 4 and view["deck_left"] >= 6:
+                lines.append("credit when out of chips" + when)
+            limit = 0
             while limit * chip < gain and limit < self.data["chips"]:
                 limit += 1
-        best = options[values.index(max(values))]
-        second = options[1 + values[1:].index(max(values[1:]))]
+            lines += [f"bid until pot {limit} keep 1{when}", f"bid until pot 0{when}"] if gain < 3 else \
+                [f"bid until pot {limit}{when}"]
+        winner = options[values.index(max(values))]
+        later = self.after_take(view)
+        seconds = options[1:]
+        second_values = [self.order_value(later, o) for o in seconds]
+        second = seconds[second_values.index(max(second_values))]
 
         def choice(o):
             return "sell all" if o == "sell" else o
-        return [f"bid until pot {limit}", f"if winner {choice(best)}", f"if second {choice(second)}"]
+        return lines + [f"if winner {choice(winner)}", f"if second {choice(second)}"]
 
     # ---- carrying out -------------------------------------------------------------------
     def do_sell(self, state, order) -> None:
