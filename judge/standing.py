@@ -113,20 +113,20 @@ def add_to_view(view: dict, state: dict, player) -> None:
 
 
 def check(state: dict, players: list[str], where: str) -> None:
+    """Refuse a hand-edited `state.standing` that is not players' tables of orders and notes."""
     standing = state.get("standing")
     if standing is None:
         return
-    bad = GameFileError(f"{where}: state.standing must map players to tables of orders "
-                        "[{round, text}] and stopped [{round, text}]")
-    if not isinstance(standing, dict) or not set(standing) <= set(players) or not standing:
-        raise bad
-    for mine in standing.values():
-        if not isinstance(mine, dict) or set(mine) != {"orders", "stopped"}:
-            raise bad
-        for o in [*mine["orders"], *mine["stopped"]] if all(isinstance(x, list) for x in mine.values()) else [None]:
-            if not (isinstance(o, dict) and set(o) == {"round", "text"} and type(o["round"]) is int
-                    and isinstance(o["text"], str)):
-                raise bad
+
+    def entries_ok(entries) -> bool:
+        return isinstance(entries, list) and all(
+            isinstance(o, dict) and set(o) == {"round", "text"} and type(o["round"]) is int
+            and isinstance(o["text"], str) for o in entries)
+    if not (isinstance(standing, dict) and standing and set(standing) <= set(players) and all(
+            isinstance(mine, dict) and set(mine) == {"orders", "stopped"} and all(map(entries_ok, mine.values()))
+            for mine in standing.values())):
+        raise GameFileError(f"{where}: state.standing must map players to their standing orders and stopped "
+                            "notes (orders = [{round, text}], stopped = [{round, text}])")
 
 
 # ---- reading a line -----------------------------------------------------------------------

@@ -448,3 +448,24 @@ def test_credit_when_out_of_chips():
     g2.submit("bob", ["credit when out of chips", "bid until pot 5"])
     g2.submit("alice", ["bid"])
     assert g2.log[-1] == "2 bob pass" and "credit needs the chip_credit option" in stopped(g2, "bob")[0]
+
+
+def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_them(tmp_path):
+    from judge.mail import gateway
+    from mailkit import NAMES, T0, address, make_site, message, new_game as new_mail_game, text, to
+
+    site = make_site(tmp_path)
+    pw = new_mail_game(site)
+    site.take()
+    game = site.load()
+    idle = next(p for p in NAMES if p not in game.awaiting())
+    body = f"game g1\nplayer {idle} {pw[idle]}\nbid until pot 4\nif winner take\nif second sell none every round\n"
+    gateway.handle(message(address(idle), body), site.cfg, site.outbox(), T0)
+    mails = site.take()
+    answer = text(next(m for m in to(mails, address(idle)) if m["Subject"] == "Re: orders"))
+    assert "OK      bid until pot 4\n" in answer and "OK      if second sell none every round" in answer
+    assert "Your standing orders (secret" in answer and "3. if second sell none every round" in answer
+    for m in mails:  # nobody else gets a report or a notice: nothing they see changed
+        assert m["To"] == address(idle)
+    assert [e.split(" ", 2)[2] for e in site.load().log] == [
+        "secret: bid until pot 4", "secret: if winner take", "secret: if second sell none every round"]
