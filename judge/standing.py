@@ -319,6 +319,9 @@ def _watch_stops(rs, state, order: Order) -> None:
 
 
 def _expire(rs, state) -> None:
+    if rs.is_over(state):  # nothing is left to order
+        state["standing"].clear()
+        return
     now = rs.standing_round(state)
     for mine in state["standing"].values():
         mine["orders"][:] = [o for o in mine["orders"] if o["round"] == now or o["text"].endswith(EVERY)]
