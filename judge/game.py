@@ -178,8 +178,9 @@ class Game:
         orders are secret), the lines after it are not judged at all, so neither their
         acceptance nor their refusal can tell the player what happened. They come back in
         `Accepted.unjudged`, to be sent again once the player has seen the result. New
-        standing orders are still taken after that point: they are judged on the player's
-        view at the cut, and are carried out when they apply (judge/standing.py)."""
+        standing orders are still taken after that point (judged on their syntax alone).
+        Standing orders are carried out after every order and standing command, but those
+        given right after an order are all given first (judge/standing.py)."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             raise OrderSyntaxError("no orders given")
