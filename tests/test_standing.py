@@ -469,3 +469,46 @@ def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_
         assert m["To"] == address(idle)
     assert [e.split(" ", 2)[2] for e in site.load().log] == [
         "secret: bid until pot 4", "secret: if winner take", "secret: if second sell none every round"]
+
+
+def test_mogul_board_if_second_depot_and_move():
+    rs = get("mogul-board")
+    g = board([])
+    first = g.awaiting()[0]
+    second = [p for p in PLAYERS if p != first][0]
+    colour = g.state["revealed"].split("/")[1]
+    net = rs.networks()[colour]
+    g.submit(second, [f"if second depot {net[3]}"])
+    auction_to(g, first, second)
+    g.submit(first, ["take"])
+    assert f"{second} depot {net[3]}" in g.log[-1] and replays(g)
+    g = board([])
+    away = [s for s in rs.data["stations"] if s not in net][:rs.data["depots_each"]]
+    g.state["players"][second]["depots"] = list(away)  # all built (by hand, for the test)
+    g.submit(second, [f"if second move {away[0]} {net[2]}"])
+    auction_to(g, first, second)
+    g.submit(first, ["take"])
+    assert g.log[-1].endswith(f"{second} move {away[0]} {net[2]}")
+
+
+def test_stock_round_if_offered_no():
+    g = stock_round_two()
+    g.submit("carol", ["if offered FTR no"])
+    to_turn(g, "bob")
+    g.submit("bob", ["sell FTR 1"])
+    assert g.log[-1].endswith("carol offer no") and g.awaiting() == ["alice"]
+
+
+def test_stock_round_auto_buy_buys_while_it_can_then_the_next_applies():
+    g = stock_round_two()
+    price = next(c for c in g.view("carol")["companies"] if c["name"] == "FTR")["price"]
+    spare = g.state["players"]["carol"]["money"] - (price + 1)
+    g.state["players"]["carol"]["money"] -= spare  # one share's worth left
+    g.state["bank"] += spare
+    start = len(g.log)
+    g.submit("carol", ["auto buy FTR company", "auto pass"])
+    while not any(e.endswith("carol pass") for e in g.log[start:]):
+        assert g.awaiting() != ["carol"], "carol is asked"
+        g.submit(g.awaiting()[0], ["pass"])
+    assert [e.split(" ", 1)[1] for e in g.log[start:] if " carol " in e][-2:] == ["carol buy FTR company", "carol pass"]
+    assert '"auto buy FTR company" stopped' in stopped(g, "carol")[0] and "costs" in stopped(g, "carol")[0]
