@@ -305,7 +305,7 @@ def _stop(rs, state, player, order: dict, why: str) -> None:
     mine = _mine(state, player)
     mine["orders"].remove(order)
     mine["stopped"].append({"round": rs.standing_round(state),
-                            "text": f'"{order["text"]}" stopped: {why}; you are asked instead'})
+                            "text": f'"{order["text"]}" stopped: {why}'})
 
 
 def _watch_stops(rs, state, order: Order) -> None:
