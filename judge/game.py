@@ -9,7 +9,7 @@ import marshal
 import os
 import re
 
-from . import ruleset as registry
+from . import grammar, ruleset as registry
 from .errors import (
     GameFileError,
     GameOver,
@@ -106,6 +106,9 @@ class Game:
         v["game_over"] = rs.is_over(state)
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
+        forms = rs.order_forms(state, player) if player in awaiting else []
+        v["order_forms"] = grammar.render(forms)
+        v["example"] = grammar.example(forms)
         return v
 
     def status(self) -> dict:

@@ -564,3 +564,16 @@ class Mogul(Ruleset):
                 fail("state.winner and state.second must be two different players")
         elif state["revealed"] != CRASH:
             fail("the game is over but the crash card is not revealed")
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import Form, Numbers, form
+
+        orders = self.legal_orders(state, player)
+        if state["phase"] == "auction" or not orders:
+            return [Form(o) for o in orders]
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
+                    f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
+        return [Form("take")] * ("take" in orders) + sell

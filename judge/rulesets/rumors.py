@@ -791,3 +791,30 @@ class Rumors(Ruleset):
                                    or state["after_roll"] not in ("action", "resolve")):
             fail("state.phase gm-roll needs the dice=manual option, dice on the Rumors card and after_roll")
 
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import Form, Numbers, Some, Word, form
+
+        if player not in self.awaiting(state):
+            return []
+        phase = state["phase"]
+        if phase == "gm-roll":
+            return form("roll COMPANY FACE", [(Word(tuple(sorted(set(state["rumors"])))), Numbers(tuple(range(1, 7))))])
+        screen = state["players"][player]["screen"]
+        if phase == "roll":
+            least = max(0, len(screen) - self.data["screen_limit"])
+            return [Form("bag DICE", ((Some(tuple(screen), least, len(screen)),),))]
+        money = state["players"][player]["money"]
+        buys, shorts, dice = [], [], []
+        for c, co in state["companies"].items():
+            ok = [n for n in range(1, co["filled"] + 1) if sum(self.buy_costs(co["price"], co["filled"], n)) <= money
+                  and self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c)]
+            buys += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
+            ok = [n for n in range(1, 11 - co["filled"])
+                  if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c)]
+            shorts += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
+            dice += [(Word((c,)), Some(tuple(co["dice"]), 1, len(co["dice"])))] if co["dice"] else []
+        rumor = [(Some(tuple(screen), 1, min(len(screen), self.data["rumor_limit"])),)] if screen else []
+        return [*form("buy COMPANY N", buys), *form("short COMPANY N", shorts), *form("dice COMPANY FACES", dice),
+                *form("rumor DICE", rumor), Form("pass")]
