@@ -435,7 +435,7 @@ def play(
 ) -> None:
     """A whole game between bots, with the reports as it goes and the final standings."""
     from . import bots
-    from .report import render, render_standings
+    from .report import render
 
     rs = registry.get(ruleset)
     if not 1 <= players <= len(bots.NAMES):
@@ -452,8 +452,7 @@ def play(
 
     report_round()
     bots.play_out(game, on_move=lambda p, o: report_round())
-    typer.echo(render(game.view(None)))
-    typer.echo(render_standings(game.ruleset.standings(game.state), True), nl=False)
+    typer.echo(render(game.view(None)), nl=False)  # the final report ranks the players, once
 
 
 @app.command()

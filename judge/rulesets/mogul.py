@@ -285,7 +285,8 @@ class Mogul(Ruleset):
         pl = state["players"][player]
         if verb == "bid":
             if pl["chips"] < 1:
-                raise IllegalOrder("you have no chips: step out with pass", text)
+                credit = "" if self.can_credit(state, player) else f", or take credit first ({self.credit_chips} chips)"
+                raise IllegalOrder(f"you have no chips: step out with pass{credit}", text)
             return Order(player, "bid")
         if verb == "pass":
             return Order(player, "pass")

@@ -127,8 +127,10 @@ class MogulBoard(Mogul):
         if phase not in ("winner", "second"):
             return ""
         colour = self.sell_colour(state)
-        build = "move a depot" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot"
-        option = f"sell your {colour} shares, or instead {build} on the {colour} network"
+        build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
+        held = self.count(state["players"][player], colour)
+        sell = f"sell your {held} {colour} share{'s' if held != 1 else ''}" if held else f"sell (nothing: no {colour} shares)"
+        option = f"{sell}, or instead {build} the {colour} network"
         return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
 
     def parse_action(self, state, player, verb, args, text) -> Order:
