@@ -91,9 +91,10 @@ class Game:
                 return p
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
-    def view(self, player: str | None) -> dict:
+    def view(self, player: str | None, *, forms: bool = True) -> dict:
         """The ruleset's view plus what every report shows: who is awaited and for what (public),
-        the events `player` may see, and `player`'s own orders now."""
+        the events `player` may see, and `player`'s own orders now (with `forms`, also as the
+        report's short grammar: bots read only the list)."""
         rs, state = self.ruleset, self.state
         v = rs.view(state, player)
         awaiting = rs.awaiting(state)
@@ -106,9 +107,10 @@ class Game:
         v["game_over"] = rs.is_over(state)
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
-        forms = rs.order_forms(state, player) if player in awaiting else []
-        v["order_forms"] = grammar.render(forms)
-        v["example"] = grammar.example(forms)
+        if forms:
+            grammar_forms = rs.order_forms(state, player) if player in awaiting else []
+            v["order_forms"] = grammar.render(grammar_forms)
+            v["example"] = grammar.example(grammar_forms)
         return v
 
     def status(self) -> dict:
