@@ -446,7 +446,7 @@ def play(
 
     def report_round():
         rnd = game.status().get("round")
-        if rnd != last_round[0] and not quiet:
+        if rnd != last_round[0] and not quiet and not game.is_over():
             last_round[0] = rnd
             typer.echo(render(game.view(None)))
 

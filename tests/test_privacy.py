@@ -21,7 +21,7 @@ from registry import config_id, configs, many, new_game, random_bots
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
-VIEWER_KEYS = ("player", "orders", "you")  # the parts of a view that name who reads it
+VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
 
 
 def with_state(game: Game, state: dict) -> Game:

@@ -818,5 +818,4 @@ class StockRound(Ruleset):
         from ..grammar import grouped
 
         return grouped(self.legal_orders(state, player), {"sell": "sell COMPANY N", "buy": "buy COMPANY FROM",
-                                                          "par": "par COMPANY PRICE", "offer": "offer ANSWER",
-                                                          "reissue": "reissue COMPANY N"})
+                                                          "par": "par COMPANY PRICE", "reissue": "reissue COMPANY N"})
