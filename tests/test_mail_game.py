@@ -37,7 +37,7 @@ def smtp():
 def orders_offered(report: str) -> tuple[int, list[str]]:
     """The orders a player can copy from a report: the templates that take no values (`bid`,
     `take`) and the example line."""
-    m = re.search(r"Your orders now \(move (\d+);.*\n((?:  .*\n)+)", report)
+    m = re.search(r"Your orders now, move (\d+) .*\n((?:  .*\n)+)", report)
     if not m:
         return 0, []
     lines = m[2].splitlines()

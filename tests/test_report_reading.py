@@ -142,7 +142,7 @@ def test_mogul_board_sell_says_how_many_shares_at_what_price():
     rs, colour = game.ruleset, game.ruleset.sell_colour(game.state)
     held, price = rs.count(game.state["players"][second], colour), rs.held_by_all(game.state, colour)
     text = render(game.view(second))
-    assert f"all your {held} {colour} shares at {price} points each" in text
+    assert f"all your {held} {colour} share{'s' if held != 1 else ''} at {price} points each" in text
     assert f"sell your {held} {colour} share" in game.view(None)["prompts"][second]
 
 

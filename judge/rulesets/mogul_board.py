@@ -302,7 +302,7 @@ class MogulBoard(Mogul):
         held = self.count(state["players"][player], colour)
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
-        sell = (f"all your {held} {colour} shares at {self.held_by_all(state, colour)} points each" if held
+        sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held
                 else f"nothing: you hold no {colour} shares")
         out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
         if len(depots) < self.data["depots_each"]:
