@@ -80,9 +80,6 @@ class Form:
     cases: tuple[tuple, ...] = ()
     note: str = ""  # what the order does, for a player (no part of the grammar)
 
-    def slots(self) -> int:
-        return sum(1 for w in self.pattern.split() if is_slot(w))
-
     def orders(self) -> list[str]:
         """Every order this form stands for, spelled out."""
         if not self.cases:
