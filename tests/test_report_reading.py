@@ -210,3 +210,11 @@ def test_rumors_manual_setup_roll_is_not_called_the_rumors_card():
     text = render(game.view("ann"))
     assert "Dice drawn for the company boards, to roll:" in text and "Rumors card:" not in text
     assert "for the company boards (setup)" in game.view(None)["prompts"][GM]
+
+
+def test_players_awaited_for_the_same_order_share_one_prompt():
+    game = rumors()
+    while game.state["phase"] != "roll":
+        bots.play_one(game)
+    waiting = next(line for line in render(game.view(None)).splitlines() if line.startswith("Waiting for: "))
+    assert waiting == "Waiting for: ann, ben, cy, dee (" + game.ruleset.prompt(game.state, "ann") + ")"
