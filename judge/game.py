@@ -338,6 +338,7 @@ def _probe(rs: Ruleset, state: dict, players: list[str], where: str) -> None:
     for p in awaiting:
         rs.prompt(state, p)
         rs.legal_orders(state, p)
+        rs.order_forms(state, p)
 
 
 def _log_matches_move(log: list[str], move: int) -> bool:
