@@ -349,6 +349,39 @@ def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) ->
     typer.echo(render_standings(rows, game.is_over()), nl=False)
 
 
+@app.command(name="help")
+def help_(
+    ruleset: str,
+    topic: Optional[str] = typer.Argument(None, help="a topic the help names (rumors: cards)"),
+) -> None:
+    """A ruleset's order words, the terms of its reports and its rules in short."""
+    from .report import render_help
+
+    typer.echo(render_help(registry.get(ruleset), topic or ""), nl=False)
+
+
+@app.command(name="orders")
+def orders_(
+    game_file: Path,
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose orders to list"),
+    gm: bool = typer.Option(False, "--gm", help="the game master's orders"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every order a player may give now, one a line, exactly as the judge accepts it (the
+    report shows them as a short grammar)."""
+    if gm == bool(as_):
+        raise UsageError("give exactly one of --as NAME and --gm")
+    game = gamefile.load(game_file)
+    who = GM if gm else game.player_name(as_)
+    listed = game.ruleset.legal_orders(game.state, who) if who in game.awaiting() else []
+    if as_json:
+        return _json(listed)
+    for o in listed:
+        typer.echo(o)
+    if not listed:
+        typer.echo(f"{who} has no order to give now ({game.waiting_line()})")
+
+
 @app.command()
 def verify(game_file: Path) -> None:
     """Replay the log from the start and compare with the saved state."""
@@ -425,7 +458,7 @@ def play(
 ) -> None:
     """A whole game between bots, with the reports as it goes and the final standings."""
     from . import bots
-    from .report import render, render_standings
+    from .report import render
 
     rs = registry.get(ruleset)
     if not 1 <= players <= len(bots.NAMES):
@@ -436,14 +469,13 @@ def play(
 
     def report_round():
         rnd = game.status().get("round")
-        if rnd != last_round[0] and not quiet:
+        if rnd != last_round[0] and not quiet and not game.is_over():
             last_round[0] = rnd
             typer.echo(render(game.view(None)))
 
     report_round()
     bots.play_out(game, on_move=lambda p, o: report_round())
-    typer.echo(render(game.view(None)))
-    typer.echo(render_standings(game.ruleset.standings(game.state), True), nl=False)
+    typer.echo(render(game.view(None)), nl=False)  # the final report ranks the players, once
 
 
 @app.command()

@@ -197,6 +197,14 @@ class Ruleset:
         """A sensible order chosen from the player's own view only. Default: a random legal one."""
         return rng.choice(view["orders"])
 
+    def order_forms(self, state: dict, player: str) -> list:
+        """The orders `player` may give now as a short grammar (judge/grammar.py): templates
+        with the values each slot may take, standing for exactly `legal_orders`. Like
+        legal_orders it may use only what `player` may see. Default: grouped legal orders."""
+        from .grammar import from_orders
+
+        return from_orders(self.legal_orders(state, player))
+
     # ---- standing orders (judge/standing.py runs them; each ruleset has its vocabulary) ----
     standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders
     standing_forms: tuple[str, ...] = ()  # how they are written, for messages and reports

@@ -41,7 +41,7 @@ def redrawn(game: Game, player: str, salt: int) -> Game:
     state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
     state = standing.resample(game, state, player, Rng(salt + 1))
     rng = Rng((game.rng.seed + 7919 * (salt + 1)) % 2**63, game.rng.draws)
-    return Game(game.ruleset, game.players, game.options, game.setup, rng, state, list(game.log))
+    return game.with_state(state, rng)
 
 
 def batches(game: Game, player: str, vocabulary: list[str], rng: Rng, edge: bool) -> list[list[str]]:

@@ -23,13 +23,12 @@ from registry import config_id, configs, many, new_game, random_bots
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
-VIEWER_KEYS = ("player", "orders", "you")  # the parts of a view that name who reads it
+VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
 STANDING_KEYS = ("standing", "standing_stopped", "standing_orders")
 
 
 def with_state(game: Game, state: dict) -> Game:
-    return Game(game.ruleset, game.players, game.options, game.setup, game.rng, state, game.log,
-                salt=game.salt, commitment=game.commitment)
+    return game.with_state(state)
 
 
 def with_standing_redrawn(game: Game, state: dict, player: str, rng: Rng) -> dict:
