@@ -253,6 +253,8 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
         return cut
     only = actor if after is None else None
     for _ in range(rs.max_moves + 1):
+        if "standing" not in state:  # (a cancel given meanwhile may have emptied it)
+            return cut
         _expire(rs, state)
         found = _next(game, state, only)
         if found is None:

@@ -512,3 +512,35 @@ def test_stock_round_auto_buy_buys_while_it_can_then_the_next_applies():
         g.submit(g.awaiting()[0], ["pass"])
     assert [e.split(" ", 1)[1] for e in g.log[start:] if " carol " in e][-2:] == ["carol buy FTR company", "carol pass"]
     assert '"auto buy FTR company" stopped' in stopped(g, "carol")[0] and "costs" in stopped(g, "carol")[0]
+
+
+@pytest.mark.parametrize("name", [rs.name for rs in __import__("judge.ruleset", fromlist=["every"]).every()])
+def test_random_games_with_random_standing_orders_replay_exactly(name):
+    """Random bots, and random players giving random standing orders and cancels at any time
+    (alone, after an order, or in the same batch): the log replays to the saved state.
+    JUDGE_STANDING_GAMES (default 2) sets the games per ruleset."""
+    from judge import bots
+    from judge.errors import JudgeError
+    from judge.rng import Rng
+
+    for seed in range(int(__import__("os").environ.get("JUDGE_STANDING_GAMES", 2))):
+        g = Game.new(name, bots.NAMES[:4], seed=seed)
+        rng = Rng(seed + 5)
+        while not g.is_over():
+            player = g.awaiting()[0]
+            who = rng.choice(g.players)
+            extra = [rng.choice(g.ruleset.standing_examples(g.state, who) + ["cancel", "cancel 1", "standing"])]
+            lines = [bots.choose(g, player, "random")] if player != GM else []
+            try:
+                if who == player and rng.below(2):
+                    g.submit(player, lines + extra)  # in the same batch
+                else:
+                    if lines:
+                        g.submit(player, lines)
+                    elif player == GM:
+                        g.submit(GM, [bots.choose(g, GM, "random")])
+                    if rng.below(3) == 0 and not g.is_over():
+                        g.submit(who, extra)
+            except JudgeError:
+                pass
+        assert replays(g), f"{name} seed {seed}"
