@@ -557,10 +557,10 @@ class StockRound(Ruleset):
         c = state["companies"][buyer]
         if c["treasury"] < price:
             return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
-        if len(c["trains"]) >= self.train_limit(state):
-            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {self.train_limit(state)}"
         if buyer in state["traded"]:
             return f"{buyer} has bought a train from another company in this operating round already"
+        if len(c["trains"]) >= self.train_limit(state):
+            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {self.train_limit(state)}"
         return ""
 
     def why_not_done(self, state) -> str:
@@ -1018,7 +1018,7 @@ class StockRound(Ruleset):
             "market": market, "companies": companies, "players": players, "sale": sale,
             "reissue": list(state["reissue"]), "operated": list(state["operated"]), "passed": passed,
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
-            "train_phase": self.phase_train(state)["type"],
+            "train_phase": self.phase_train(state)["type"], "phase_rounds": self.phase_train(state)["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": self.train_limit(state),
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
             "standings": standings,
