@@ -280,6 +280,8 @@ def test_a_director_who_cannot_raise_the_money_goes_bankrupt_and_the_game_ends(t
     play(path, "a: bankrupt")
     assert view(path)["game_over"]
     assert "The game ends (a is bankrupt)" in " ".join(events(path))
+    rows = json.loads(ok("standings", path, "--json"))
+    assert rows[-1]["player"] == "a" and rows[-1]["rank"] == 3  # a bankrupt player ranks last
 
 
 # ---- 7. the report ---------------------------------------------------------------------------
@@ -328,11 +330,12 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     path = tmp_path / "old.toml"
     shutil.copy(OLD, path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 1
-    ok("show", path)
-    result = judge("upgrade", path)
-    if result.exit_code == 0:  # the old log fits the new rules: the game goes on under them
-        assert "to version 2" in result.output and gamefile.load(path).ruleset.version == 2
-    else:  # it does not: the file is left as it was, the message names the first order that no longer fits
-        assert result.exit_code == 3 and "cannot upgrade to stock-round version 2" in result.output
-        assert path.read_bytes() == OLD.read_bytes()
+    assert game.ruleset.version == 1 and game.ruleset.new_rules is False
+    ok("verify", path)
+    result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
+    assert result.exit_code == 3
+    assert ("cannot upgrade to stock-round version 2: log entry 17 ('17 gm train FTR 2') does not replay: "
+            'illegal order "train FTR 2": FTR has not floated') in result.output
+    assert path.read_bytes() == OLD.read_bytes()
+    ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules
+    assert gamefile.load(path).ruleset.version == 1

@@ -908,6 +908,7 @@ class StockRound(Ruleset):
         e = state["emergency"]
         emit(state, f"{order.player} cannot raise ${self.due(state)} for {e['company']}'s {e['train']} train and goes bankrupt.")
         state["emergency"] = {}
+        state["bankrupt"] = order.player
         self.finish(state, f"{order.player} is bankrupt")
 
     def buy_train(self, state, co, kind) -> None:
@@ -961,7 +962,8 @@ class StockRound(Ruleset):
             money = state["players"][p]["money"]
             shares = sum(c["shares"][p] * self.price(state, co) for co, c in state["companies"].items() if c["token"])
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        return ranked(rows, lambda r: -r["score"])
+        last = state.get("bankrupt", "")  # version 2: a bankrupt player ranks last (1830)
+        return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}
@@ -1029,7 +1031,7 @@ class StockRound(Ruleset):
         orders = view["orders"]
         if view["player"] == GM:
             return self.gm_bot(view, rng)
-        if view["emergency"]:  # the fewest shares of a company other than the one buying the train
+        if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
             if orders == ["bankrupt"]:
                 return "bankrupt"
             return min(orders, key=lambda o: (o.split()[1] == view["emergency"]["company"], int(o.split()[2])))
@@ -1041,6 +1043,13 @@ class StockRound(Ruleset):
             needs = co["treasury"] < view["trains"]["cost"]
             return f"reissue {co['name']} {co['held'] if needs else 0}"
         me = next(p for p in view["players"] if p["name"] == view["player"])
+        if self.new_rules:  # help a started company float before starting another
+            unfloated = sorted((c for c in view["companies"] if c["director"] and not c["floated"]), key=lambda c: c["new"])
+            helps = [f"buy {c['name']} company" for c in unfloated if f"buy {c['name']} company" in orders]
+            if helps:
+                return helps[0]
+            if unfloated:
+                orders = [o for o in orders if not o.startswith("par ")]
         pars = [o for o in orders if o.startswith("par ")]
         affordable = [o for o in pars if 2 * int(o.split()[2]) <= me["money"] * 7 // 10]
         if len(me["directs"]) < 2 and affordable:
@@ -1058,10 +1067,11 @@ class StockRound(Ruleset):
         return max(good, key=worth) if good else "pass"
 
     def gm_bot(self, view, rng) -> str:
-        """Plausible operating results: each train earns 10-30 per stop, 10 more in each later
+        """Plausible operating results: each train earns 10-30 per stop, 5 more in each later
         phase (the cities grow); a company buys a
-        train when it has fewer than two and can pay for it (a company without trains must buy
-        one, its director helping), and withholds to afford one."""
+        train when it can pay for it (with two trains or more: when it keeps as much again; a
+        company without trains must buy one, its director helping), and withholds to afford one
+        while it has fewer than two or cannot pay for the next."""
         orders = view["orders"]
         nxt = view["trains"]["next"]
         for c in view["companies"]:
@@ -1071,10 +1081,11 @@ class StockRound(Ruleset):
             if not c["floated"] or c["name"] in view["operated"]:
                 continue
             co = c["name"]
-            if f"train {co} {nxt}" in orders and len(c["trains"]) < 2 and c["treasury"] >= view["trains"]["cost"]:
+            cost = view["trains"]["cost"]
+            if f"train {co} {nxt}" in orders and c["treasury"] >= cost * (1 if len(c["trains"]) < 2 else 2):
                 return f"train {co} {nxt}"
             later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
-            revenue = sum(self.train(t)["size"] * 10 * (1 + later + rng.below(3)) for t in c["trains"])
+            revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
             if not revenue:
                 return f"operate {co} 0 withhold"
             saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])
@@ -1148,6 +1159,8 @@ class StockRound(Ruleset):
                 fail(f"state.companies.{co}.floated must be true or false")
             if c["pool"] > self.data["pool_limit"]:
                 fail(f"the Pool holds {c['pool']} {co} shares, more than {self.data['pool_limit']}")
+        if state.get("bankrupt", state["seats"][0]) not in state["seats"]:
+            fail("state.bankrupt must name a player")
         if any(co not in self.companies for co in state["traded"]):
             fail("state.traded must list companies")
         e = state["emergency"]
