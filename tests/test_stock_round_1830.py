@@ -262,8 +262,16 @@ def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
     sfr = company(path, "SFR")
     assert sfr["pool"] == 1 and sfr["price"] == 57  # to the Pool at $60, the token one row down
     assert v["players"][0]["money"] == 10 + 60 - 60 and v["awaiting"] == ["gm"]
-    game = gamefile.load(path)  # the log (apart from the arrangement) replays; the file is consistent
+    game = gamefile.load(path)  # the file is consistent
     game.ruleset.check(game.state)
+
+
+def test_the_game_master_may_end_the_game_during_an_emergency(tmp_path):
+    path = emergency_game(tmp_path, a_money=10)
+    play(path, "gm: train FTR 2", "gm: end")
+    v = view(path)
+    assert v["game_over"] and not v["emergency"]
+    gamefile.load(path).ruleset.check(gamefile.load(path).state)
 
 
 def test_a_director_who_cannot_raise_the_money_goes_bankrupt_and_the_game_ends(tmp_path):

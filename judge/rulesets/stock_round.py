@@ -947,6 +947,8 @@ class StockRound(Ruleset):
             self.start_stock_round(state)
 
     def do_end(self, state, order) -> None:
+        if state.get("emergency"):
+            state["emergency"] = {}
         self.finish(state, "the game master ends it")
 
     def finish(self, state, why) -> None:
