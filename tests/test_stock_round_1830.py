@@ -97,7 +97,8 @@ def test_a_director_sells_below_another_holder_who_takes_the_certificate(tmp_pat
     assert company(path)["director"] == "a" and company(path)["holders"] == {"a": 2, "b": 2, "c": 1}
     play(path, "a: sell FTR 1")
     assert company(path)["director"] == "b"
-    assert "b holds more FTR shares than a and becomes its director." in events(path)
+    assert ("b holds more FTR shares than a and becomes its director (a exchanges the director's certificate "
+            "for two of b's shares).") in events(path)
     play(path, "b: offer no", "c: offer no", "b: offer no")  # b, c, then FTR itself (director b)
     c = company(path)
     assert c["holders"] == {"a": 1, "b": 2, "c": 1} and c["pool"] == 1 and c["director"] == "b"

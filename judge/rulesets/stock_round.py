@@ -220,7 +220,8 @@ class StockRound(Ruleset):
                 best = q
         if best != d:
             c["director"] = best
-            emit(state, f"{best} holds more {co} shares than {d} and becomes its director.")
+            swap = f" ({d} exchanges the director's certificate for two of {best}'s shares)" if self.new_rules else ""
+            emit(state, f"{best} holds more {co} shares than {d} and becomes its director{swap}.")
 
     def round_from(self, state, p) -> list[str]:
         seats = state["seats"]
