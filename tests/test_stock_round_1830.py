@@ -79,8 +79,8 @@ ALL_PASS = ("c: pass", "a: pass", "b: pass")
 
 def pass_until(path, player=None):
     """Everyone whose turn it is passes, until it is `player`'s turn (None: the round's end)."""
-    while view(path)["phase"] == "stock" and view(path)["turn"] != player:
-        play(path, f"{view(path)['turn']}: pass")
+    while (v := view(path))["phase"] == "stock" and v["turn"] != player:
+        play(path, f"{v['turn']}: pass")
 
 
 # ---- 1. the director's certificate passes on a sale -----------------------------------------
@@ -156,9 +156,8 @@ def test_a_sale_that_would_put_more_than_half_in_the_pool_is_refused(tmp_path):
     pass_until(path, "b")
     refused(path, "b: sell FTR 6", "the Pool holds 0 FTR shares and may hold at most 5 (50%): you may sell at most 5")
     play(path, "b: sell FTR 5")
-    while view(path)["sale"]:
-        who = view(path)["awaiting"][0]
-        play(path, f"{who}: offer no")
+    while (v := view(path))["sale"]:
+        play(path, f"{v['awaiting'][0]}: offer no")
     assert company(path)["pool"] == 5
     play(path, "b: pass")
     pass_until(path, "a")
