@@ -23,7 +23,7 @@ from ..errors import HostError, JudgeError, UsageError
 from .outbox import MailError, compose, open_outbox
 
 TELL_EVERY = 3600  # seconds between two mails to the game master about host problems
-PUBLIC = "a problem on the judge's host; the message is kept and tried again later (the game master is told)"
+PUBLIC = "a problem on the judge's host; the message is kept and tried again later"
 
 
 def user_name(uid: int) -> str:
