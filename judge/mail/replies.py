@@ -27,21 +27,33 @@ def normalise(text: str) -> str:
 _WROTE = r"(wrote|writes|schrieb|schreef|a\s+écrit|escribió|ha\s+scritto|scrisse|geschreven)"
 _HEADER_START = re.compile(r"^(on|am|le|el|il|op)\s", re.I)
 _HEADER_END = re.compile(r"\b" + _WROTE + r"\s*:$", re.I)  # "Judge wrote:"
-_HEADER = re.compile(r"^(on|am|le|el|il|op)\s.*\b" + _WROTE + r"\b.*:$", re.I)  # "Am ... schrieb Judge <...>:"
+_VERB = re.compile(r"\b" + _WROTE + r"\b", re.I)  # "Am ... schrieb Judge <...>:"
 # The first line of Outlook's header block ("From: Judge <...>", then "Sent:", "To:"...), in
 # every language above: "Von:", "De :", "De:", "Da:", "Van:".
 _OUTLOOK_FROM = re.compile(r"^\*?(from|von|de|da|van)\s?:\*?\s", re.I)
 # "-----Original Message-----", "-------- Forwarded Message --------", "_______" (Outlook),
 # "Begin forwarded message:" (Apple Mail).
-_SEPARATOR = re.compile(r"^(-{3,}\s*[^-].*?\s*-{3,}|_{8,}|begin forwarded message:)$", re.I)
+_SEPARATOR = re.compile(r"^(-{3,}[^-]{1,60}-{3,}|_{8,}|begin forwarded message:)$", re.I)
+
+
+MAX_MARK = 400  # longer lines are no header, footer or closing (and are not searched: it costs)
 
 
 def is_quoted(line: str, next_line: str = "") -> bool:
     """A quoted line or the header of a quote: where a top-posted reply's own text ends (a
     bottom-post has them before its own text)."""
-    if line.startswith(">") or _SEPARATOR.match(line) or _OUTLOOK_FROM.match(line) or _HEADER_END.search(line):
+    if line.startswith(">"):
         return True
-    return bool(_HEADER.match(line) or _HEADER_START.match(line) and _HEADER.match(line + " " + next_line))
+    if len(line) > MAX_MARK:
+        return False
+    next_line = next_line[:MAX_MARK]
+    if _SEPARATOR.match(line) or _OUTLOOK_FROM.match(line) or _HEADER_END.search(line):
+        return True
+    return _is_header(line) or bool(_HEADER_START.match(line)) and _is_header(line + " " + next_line)
+
+
+def _is_header(line: str) -> bool:
+    return line.endswith(":") and bool(_HEADER_START.match(line) and _VERB.search(line))
 
 
 # Footers mobile clients add: "Sent from my iPhone", "Von meinem iPhone gesendet",
@@ -67,4 +79,6 @@ _CLOSING = re.compile(
 def ends_orders(line: str) -> bool:
     """A line after which nothing is read: a signature separator, a phone footer, a closing
     or `end`."""
+    if len(line) > MAX_MARK:
+        return False
     return line in ("--", "__") or line.lower() == "end" or bool(_FOOTER.match(line) or _CLOSING.match(line))
