@@ -79,6 +79,9 @@ def test_a_thunderbird_bottom_post_skips_the_quote_before_the_orders(lang):
     body = f"{THUNDERBIRD[lang]}\n{QUOTE}>\n\nplayer alice pw\nbid\n\n-- \nAlice\nplayer of many games\n"
     found, stray = mailparse.blocks(body, "Re: game g1: move 1, report for alice")
     assert [(b.game, b.player, b.password, b.lines) for b in found] == WANT and stray == []
+    wrapped = GMAIL[lang].replace(" Judge <", "\nJudge <")  # a bottom-post under Gmail's wrapped header
+    found, stray = mailparse.blocks(f"{wrapped}\n{QUOTE}\nplayer alice pw\nbid\n", "Re: game g1: move 1")
+    assert [(b.game, b.player, b.password, b.lines) for b in found] == WANT and stray == []
 
 
 @pytest.mark.parametrize("closing", CLOSINGS)

@@ -113,18 +113,20 @@ def command_lines(text: str) -> list[str]:
     Quotes and reply headers before any line of the writer's own (a bottom-post) are skipped."""
     out = []
     own = False  # a line of the writer's own has been read
-    lines = replies.normalise(text).splitlines()
-    for i, raw in enumerate(lines):
-        line = raw.strip()
+    lines = [line.strip() for line in replies.normalise(text).splitlines()] + [""]
+    i = 0
+    while i < len(lines) - 1:
+        line = lines[i]
         if replies.ends_orders(line):
             break
-        if replies.is_quoted(line, lines[i + 1].strip() if i + 1 < len(lines) else ""):
-            if own:
-                break
-            continue
-        found = order_lines(line)
-        out.extend(found)
-        own = own or bool(found)
+        quoted = replies.quote_lines(line, lines[i + 1])
+        if quoted and own:
+            break
+        if not quoted:
+            found = order_lines(line)
+            out.extend(found)
+            own = own or bool(found)
+        i += quoted or 1
     return out
 
 

@@ -39,17 +39,19 @@ _SEPARATOR = re.compile(r"^(-{3,}[^-]{1,60}-{3,}|_{8,}|begin forwarded message:)
 MAX_MARK = 400  # longer lines are no header, footer or closing (and are not searched: it costs)
 
 
-def is_quoted(line: str, next_line: str = "") -> bool:
-    """A quoted line or the header of a quote: where a top-posted reply's own text ends (a
-    bottom-post has them before its own text)."""
+def quote_lines(line: str, next_line: str = "") -> int:
+    """How many lines from `line` on are a quoted line or the header of a quote (0, 1, or 2 for
+    a header wrapped over two lines): where a top-posted reply's own text ends (a bottom-post
+    has them before its own text)."""
     if line.startswith(">"):
-        return True
+        return 1
     if len(line) > MAX_MARK:
-        return False
-    next_line = next_line[:MAX_MARK]
-    if _SEPARATOR.match(line) or _OUTLOOK_FROM.match(line) or _HEADER_END.search(line):
-        return True
-    return _is_header(line) or bool(_HEADER_START.match(line)) and _is_header(line + " " + next_line)
+        return 0
+    if _SEPARATOR.match(line) or _OUTLOOK_FROM.match(line) or _HEADER_END.search(line) or _is_header(line):
+        return 1
+    if _HEADER_START.match(line) and _is_header(line + " " + next_line[:MAX_MARK]):
+        return 2
+    return 0
 
 
 def _is_header(line: str) -> bool:
