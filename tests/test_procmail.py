@@ -39,23 +39,24 @@ def recipe(site, config=None) -> str:
             .replace("/srv/judge/judge.toml", str(config or site.root / "judge.toml")))
 
 
-def test_the_documented_recipe_applies_and_answers(tmp_path):
+def game_and_orders(tmp_path):
+    """A mail game, its first player, and a message of theirs with a good order."""
     site = make_site(tmp_path)
     pw = new_game(site)
     site.take()
     first = site.load().awaiting()[0]
-    raw = message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n")
+    return site, first, message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n")
+
+
+def test_the_documented_recipe_applies_and_answers(tmp_path):
+    site, first, raw = game_and_orders(tmp_path)
     assert deliver(tmp_path, recipe(site), raw) == 0
     assert site.load().log == [f"1 {first} bid"] and "OK      bid" in reply(site.take(), address(first))
     assert not (tmp_path / "mbox").exists()  # handled, not filed
 
 
 def test_a_failing_judge_mail_hands_exit_75_to_the_mta_and_files_nothing(tmp_path):
-    site = make_site(tmp_path)
-    pw = new_game(site)
-    site.take()
-    first = site.load().awaiting()[0]
-    raw = message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n")
+    site, first, raw = game_and_orders(tmp_path)
     unreadable = tmp_path / "unreadable.toml"
     unreadable.mkdir()  # a configuration that cannot be read, even by root
     assert deliver(tmp_path, recipe(site, unreadable), raw) == 75
@@ -69,11 +70,7 @@ def test_the_old_recipes_lost_messages_which_is_why_they_changed(tmp_path):
     """The reproduction of issue 13: procmail runs a recipe line without a shell, so an
     environment assignment in front of the command fails, and the message is filed in the
     judge's mailbox with success; without EXITCODE, a failing judge mail is swallowed too."""
-    site = make_site(tmp_path)
-    pw = new_game(site)
-    site.take()
-    first = site.load().awaiting()[0]
-    raw = message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n")
+    site, first, raw = game_and_orders(tmp_path)
     old = f":0 w\n| JUDGE_CONFIG={site.root / 'judge.toml'} {JUDGE} mail\n"
     assert deliver(tmp_path, old, raw) == 0
     assert (tmp_path / "mbox").exists() and site.load().log == [] and site.take() == []
