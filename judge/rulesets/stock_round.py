@@ -37,6 +37,7 @@ def plural(n: int, word: str) -> str:
 
 @register
 class StockRound(Ruleset):
+    verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
     version = 2
