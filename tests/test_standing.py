@@ -462,7 +462,7 @@ def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_
     body = f"game g1\nplayer {idle} {pw[idle]}\nbid until pot 4\nif winner take\nif second sell none every round\n"
     gateway.handle(message(address(idle), body), site.cfg, site.outbox(), T0)
     mails = site.take()
-    answer = text(next(m for m in to(mails, address(idle)) if m["Subject"] == "Re: orders"))
+    answer = text(next(m for m in to(mails, address(idle)) if m["Subject"].startswith("Re: orders")))
     assert "OK      bid until pot 4\n" in answer and "OK      if second sell none every round" in answer
     assert "Your standing orders (secret" in answer and "3. if second sell none every round" in answer
     for m in mails:  # nobody else gets a report or a notice: nothing they see changed
