@@ -201,7 +201,7 @@ class Game:
         accepted, entries, unjudged = Accepted(), [], []
         cut, k = ("", ""), 0
 
-        def following(player_: str, cut_now: bool, log: list[str]) -> None:
+        def following(player_: str, cut_now: bool, log: list[str], round_: int) -> None:
             """Give the standing commands right after the current line, before anything is
             carried out; at a cut, every new standing order of the batch (the rest unjudged)."""
             nonlocal k
@@ -209,7 +209,7 @@ class Game:
                 return
             while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now)) is not None:
                 accepted.append(c)
-                standing.give(self.ruleset, state, log, c)
+                standing.give(self.ruleset, state, log, c, round_)
                 k += 1
             if cut_now:
                 for rest in lines[k:]:
@@ -218,7 +218,7 @@ class Game:
                         unjudged.append(rest)
                     else:
                         accepted.append(c)
-                        standing.give(self.ruleset, state, log, c)
+                        standing.give(self.ruleset, state, log, c, round_)
                 k = len(lines)
 
         while k < len(lines):
@@ -233,14 +233,15 @@ class Game:
                 order = self._parse(state, player, split_move(line)[1], line)
                 entries.append(f"{state['move']} {player} {order}")
                 before = None if watch is None else _copy(state)
-                draws = rng.draws
+                draws, seen = rng.draws, self.ruleset.standing_round(state)
                 self._apply(state, order, rng)
                 accepted.append(order)
                 what = "" if before is None else self.cut_reason(before, state, rng.draws != draws, player)
                 if what:
                     cut = (str(order), what)
                 found = standing.settle(self, state, rng, entries, after=order, actor=player,
-                                        watch=None if what else watch, extra=following, cut_first=bool(what))
+                                        watch=None if what else watch, extra=following, cut_first=bool(what),
+                                        round_=seen)
             if found[1] and not cut[1]:
                 cut = found[:2]
         self.state, self.rng = state, rng
@@ -327,20 +328,22 @@ class Game:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
 
-            def given(who: str, cut_now: bool, log: list[str]) -> None:
-                """Give the standing commands logged right after, before anything is carried out."""
+            def given(who: str, cut_now: bool, log: list[str], round_: int) -> None:
+                """Give the standing commands logged right after, before anything is carried out
+                (each for the round its entry names)."""
                 while (j := i + 1 + len(log)) < len(self.log) and self._given_with(self.log[j], who, state["move"]):
                     standing.give(self.ruleset, state, log,
-                                  standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
+                                  *standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
 
             try:
-                if text.startswith(standing.SECRET):
-                    standing.apply_command(self.ruleset, state, standing.command_from_log(self.ruleset, state, player, text))
+                if standing.is_secret_entry(entry):
+                    standing.apply_command(self.ruleset, state, *standing.command_from_log(self.ruleset, state, player, text))
                     standing.settle(self, state, rng, carried, actor=player, extra=given)
                 else:
                     order = self._parse(state, player, text, text)
+                    seen = self.ruleset.standing_round(state)
                     self._apply(state, order, rng)
-                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
+                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given, round_=seen)
             except JudgeError as e:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
             logged = self.log[i + 1:i + 1 + len(carried)]

@@ -19,6 +19,7 @@ hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
@@ -31,12 +32,15 @@ NOTE_ROUNDS = 1  # a stopped standing order's note is shown for the rest of its 
 MAX_EACH = 20  # standing orders a player may hold at once
 
 
+FOR_ROUND = re.compile(r"^secret for round (\d+): ")  # given right after an order that ended that round
+
+
 def is_secret_entry(entry: str) -> bool:
     """Whether a log entry "MOVE PLAYER TEXT" gives or cancels a standing order: its text is
     the player's secret (a public record shows it as a secret order, or not at all). Orders
     carried out by standing orders are logged as ordinary, public entries."""
     parts = entry.split(" ", 2)
-    return len(parts) == 3 and parts[2].startswith(SECRET)
+    return len(parts) == 3 and (parts[2].startswith(SECRET) or bool(FOR_ROUND.match(parts[2])))
 
 
 @dataclass(frozen=True)
@@ -199,10 +203,13 @@ def _canonical(rs, view, player, body, line) -> str:
     return f"{canonical} {EVERY}" if every else canonical
 
 
-def apply_command(rs, state: dict, command: Command) -> None:
+def apply_command(rs, state: dict, command: Command, round_: int | None = None) -> None:
+    """Give or cancel; a standing order given lasts until the end of `round_` (default: the
+    round now; the round its player saw, when given right after an order that ended it)."""
     p = command.player
     if command.verb == "give":
-        _mine(state, p)["orders"].append({"round": rs.standing_round(state), "text": command.text})
+        now = rs.standing_round(state) if round_ is None else round_
+        _mine(state, p)["orders"].append({"round": now, "text": command.text})
     elif command.verb == "cancel":
         orders = _mine(state, p)["orders"]
         if command.text:
@@ -212,10 +219,12 @@ def apply_command(rs, state: dict, command: Command) -> None:
     _tidy(state)
 
 
-def command_from_log(rs, state: dict, player: str, text: str) -> Command:
-    """The command of a logged "secret: TEXT" entry (replay), checked for its syntax only:
-    it was judged when given, on the view of that moment."""
-    body = text[len(SECRET):]
+def command_from_log(rs, state: dict, player: str, text: str) -> tuple[Command, int | None]:
+    """The command of a logged "secret: TEXT" entry (replay) and the round it is for (None:
+    the round now), checked for its syntax only: it was judged when given."""
+    m = FOR_ROUND.match(text)
+    round_ = int(m[1]) if m else None
+    body = text[m.end():] if m else text[len(SECRET):]
     words = body.lower().split()
     if player not in state["seats"]:
         raise GameFileError(f"'{player}' gives a standing order but is not a player")
@@ -228,26 +237,27 @@ def command_from_log(rs, state: dict, player: str, text: str) -> Command:
         raise GameFileError(f"'{body}' is not a standing order or a cancel: {e}") from None
     if str(command) != body:
         raise GameFileError(f"'{body}' is not written as the judge writes it ('{command}')")
-    return command
+    return command, round_
 
 
 # ---- carrying them out --------------------------------------------------------------------
 def settle(game, state: dict, rng, log: list[str], after: Order | None = None, actor: str | None = None,
-           watch: str | None = None, extra=None, cut_first: bool = False) -> tuple:
+           watch: str | None = None, extra=None, cut_first: bool = False, round_: int | None = None) -> tuple:
     """Carry out standing orders while an awaited player has one that applies, appending each
     order carried out to `log`, as `Game.submit` and `Game.replay` do after every order or
     standing command of `actor` (`after`: the order, None for a command).
 
-    `extra(player, cut, log)` gives (with `give`) the standing commands `player` gave right
-    after their order (first for `actor`, then after each order carried out for a player):
-    they are given before anything more is carried out. With `watch` (the player whose batch is judged),
+    `extra(player, cut, log, round)` gives (with `give`) the standing commands `player` gave
+    right after their order (first for `actor`, then after each order carried out for a
+    player): they are given before anything more is carried out, for the round the player
+    saw before that order (`round_`, for the actor's order). With `watch` (the player whose batch is judged),
     return (order, what it showed, the state just after it) for the first order carried out
     after which the rest of that batch may not be judged ("", "", None if none)."""
     rs = game.ruleset
     if after is not None:
         _watch_stops(rs, state, after)
     if extra is not None and actor is not None:
-        extra(actor, cut_first, log)
+        extra(actor, cut_first, log, rs.standing_round(state) if round_ is None else round_)
     cut = ("", "", None)
     if "standing" not in state:
         return cut
@@ -263,7 +273,7 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
         player, order = found
         log.append(f"{state['move']} {player} {order}")
         before = game.copy_state(state) if watch and not cut[1] else None
-        draws = rng.draws
+        draws, seen = rng.draws, rs.standing_round(state)
         game._apply(state, order, rng)
         cut_now = False
         if before is not None:
@@ -273,16 +283,20 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
                 cut, cut_now = (str(order), what + mine, game.copy_state(state)), True
         _watch_stops(rs, state, order)
         if extra is not None:
-            extra(player, cut_now, log)
+            extra(player, cut_now, log, seen)
         only = None
     raise RuntimeError(f"{rs.name}: standing orders carried out without end")
 
 
-def give(rs, state: dict, log: list[str], command: Command) -> None:
-    """Log a standing command ("MOVE PLAYER secret: TEXT") and apply it."""
-    if command.logged:
-        log.append(f"{state['move']} {command.player} {SECRET}{command}")
-        apply_command(rs, state, command)
+def give(rs, state: dict, log: list[str], command: Command, round_: int | None = None) -> None:
+    """Log a standing command ("MOVE PLAYER secret: TEXT", or "secret for round N: TEXT" when
+    it is for a round other than the one now) and apply it."""
+    if not command.logged:
+        return
+    other = command.verb == "give" and round_ is not None and round_ != rs.standing_round(state)
+    head = f"secret for round {round_}: " if other else SECRET
+    log.append(f"{state['move']} {command.player} {head}{command}")
+    apply_command(rs, state, command, round_)
 
 
 def _next(game, state, only) -> tuple[str, Order] | None:

@@ -63,7 +63,7 @@ def test_simulate_refuses_bad_arguments(args, message):
 
 
 # ---- standing orders (issue 11): the same bots, one message a round -------------------------
-EXACT = ("mogul", "mogul-board", "rumors")  # where the sensible bot's policy is written exactly as standing orders
+EXACT = ("mogul", "mogul-board", "stock-round", "rumors")  # where the sensible bot's policy is written exactly as standing orders
 
 
 @pytest.mark.parametrize("name", every_name())

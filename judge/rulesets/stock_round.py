@@ -1109,10 +1109,6 @@ class StockRound(Ruleset):
         cheapest = 2 * min(self.par_prices())
         may_start = any(not c["director"] for c in view["companies"]) and cheapest <= me["money"] * 7 // 10
         helps = ["auto buy to float"] if self.new_rules and "auto buy to float" not in written else []
-        if any(t.startswith("auto buy ") and t != "auto buy to float" for t in written) or \
-                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start) or \
-                not all(c["director"] for c in view["companies"]):
-            return offers + helps  # a company may still start (its shares are not in the list): asked
         companies = {c["name"]: c for c in view["companies"]}
 
         def worth(co, source):
@@ -1122,7 +1118,18 @@ class StockRound(Ruleset):
         good = [(c["name"], src) for c in view["companies"] if c["director"] for src in ("company", "pool")
                 if src == "company" or c["trains"]]
         good.sort(key=lambda g: worth(*g), reverse=True)
-        return offers + helps + [f"auto buy {co} {src}" for co, src in good] + ["auto pass"]
+        # A company started later in the round ranks below those with trains or its own director
+        # and above the Pool's: its place is known unless it ties with one (by a price not yet set).
+        unstarted = [c["name"] for c in view["companies"] if not c["director"]]
+        ties = any(worth(co, src)[:2] == (0, True) for co, src in good)
+        if any(t.startswith("auto buy ") and t != "auto buy to float" for t in written) or \
+                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start) or \
+                len(unstarted) > 1 or (unstarted and ties):
+            return offers + helps  # it may start a company, or one started may rank anywhere: asked
+        first = [g for g in good if worth(*g)[0] > 0]
+        later = [(co, "company") for co in unstarted]
+        chain = first + later + [g for g in good if worth(*g)[0] == 0]
+        return offers + helps + [f"auto buy {co} {src}" for co, src in chain] + ["auto pass"]
 
     # ---- bots ---------------------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
