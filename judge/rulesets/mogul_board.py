@@ -282,14 +282,16 @@ class MogulBoard(Mogul):
                 limit += 1
             lines += [f"bid until pot {limit} keep 1{when}", f"bid until pot 0{when}"] if gain < 3 else \
                 [f"bid until pot {limit}{when}"]
-        winner = options[values.index(max(values))]
+        choices = options[:2] + ["sell none"] * (self.version >= 2) + options[2:]  # as action_orders lists them
+        chosen = [self.order_value(view, o) for o in choices]
+        winner = choices[chosen.index(max(chosen))]
         later = self.after_take(view)
-        seconds = options[1:]
+        seconds = choices[1:]
         second_values = [self.order_value(later, o) for o in seconds]
         second = seconds[second_values.index(max(second_values))]
 
         def choice(o):
-            return "sell all" if o == "sell" else o
+            return {"sell": "sell all", "sell none": "sell none"}.get(o, o)
         return lines + [f"if winner {choice(winner)}", f"if second {choice(second)}"]
 
     # ---- carrying out -------------------------------------------------------------------
