@@ -544,3 +544,14 @@ def test_random_games_with_random_standing_orders_replay_exactly(name):
             except JudgeError:
                 pass
         assert replays(g), f"{name} seed {seed}"
+
+
+def test_stock_round_auto_buy_to_float_helps_the_company_nearest_to_floating():
+    g = stock_round_two()  # FTR: 4 of its 10 shares sold, not floated (version 2 floats at 60%)
+    if g.state["companies"]["FTR"].get("floated", True):
+        pytest.skip("these rules float no company")
+    start = len(g.log)
+    g.submit("carol", ["auto buy to float"])
+    for _ in range(2):  # alice and bob pass; at her turn carol buys
+        g.submit(g.awaiting()[0], ["pass"])
+    assert g.log[-1].endswith("carol buy FTR company") and g.awaiting() != ["carol"] and replays(g)
