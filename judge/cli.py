@@ -180,6 +180,28 @@ def _now(text: Optional[str]):
         raise UsageError(f"--now takes an ISO date and time such as 2026-05-01T12:00:00Z, not '{text}'") from None
 
 
+def _site(config: Optional[Path]):
+    """The configuration given (--config) or found ($JUDGE_CONFIG), or None: shell commands
+    archive their changes when it names an [archive]."""
+    if config is None and not os.environ.get("JUDGE_CONFIG"):
+        return None
+    from . import config as configs
+
+    return configs.load(config)
+
+
+def _archive(cfg, game: Game, game_file: Path) -> None:
+    """Commit the game's public record after a change, if the configuration asks for it; a
+    failure is only a warning (the change is saved)."""
+    if cfg is None or cfg.archive is None:
+        return
+    from . import archive
+
+    warning = archive.keep(cfg.archive, game, game_file)
+    if warning:
+        typer.echo(f"judge: warning: {warning}", err=True)
+
+
 @app.command()
 def new(
     ruleset: str,
@@ -212,7 +234,9 @@ def new(
         raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
     if not addresses:
+        cfg = _site(config)
         gamefile.create(game, game_file)
+        _archive(cfg, game, game_file)
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
@@ -222,6 +246,7 @@ def new(
         name = cfg.game_name(game_file)
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
         gamefile.create(game, game_file)
+        _archive(cfg, game, game_file)
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
@@ -271,6 +296,7 @@ def order(
     as_: Optional[str] = typer.Option(None, "--as", help="the player giving the orders"),
     gm: bool = typer.Option(False, "--gm", help="orders of the game master"),
     file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line"),
+    config: Optional[Path] = _config_option(),
 ) -> None:
     """Validate orders in sequence and apply all of them, or none."""
     if gm == bool(as_):
@@ -284,10 +310,12 @@ def order(
             raise UsageError(f"cannot read {file}: {e.strerror}") from None
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         accepted = game.submit(GM if gm else as_, text)
         gamefile.save(game, game_file)
+        _archive(cfg, game, game_file)
     for o in accepted:
         typer.echo(f"ok: {o}")
     for line in accepted.not_judged():
@@ -381,8 +409,11 @@ def orders_(
 
 @app.command()
 def verify(game_file: Path) -> None:
-    """Replay the log from the start and compare with the saved state."""
-    game = gamefile.load(game_file)
+    """Replay the log from the start and compare with the saved state (a game file, or the
+    public record of a finished game)."""
+    from .record import load_game
+
+    game = load_game(game_file)
     replayed = game.replay()
     diffs = game.differences(replayed)
     if diffs:
@@ -396,8 +427,11 @@ def audit(
     commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare"),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
-    start, and its log replays from them to the saved state."""
-    game = gamefile.load(game_file)
+    start, and its log replays from them to the saved state (a game file, or the public record
+    of a finished game)."""
+    from .record import load_game
+
+    game = load_game(game_file)
     problems = game.audit()
     if commitment is not None and commitment.strip().lower() != game.commitment:
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
@@ -408,14 +442,184 @@ def audit(
 
 
 @app.command()
-def upgrade(game_file: Path) -> None:
+def export(game_file: Path, out: Path) -> None:
+    """Write the game's public record (TOML), safe to publish while the game runs; complete
+    (seed, setup, whole log) once it is over. OUT '-' writes to standard output."""
+    from . import record
+
+    game = gamefile.load(game_file)
+    if str(out) == "-":
+        return typer.echo(record.text(game, game_file.stem), nl=False)
+    record.export(game, game_file.stem, out)
+    typer.echo(f"wrote the public record of {game_file.stem} at move {game.move} to {out}"
+               + (" (complete: the game is over)" if game.is_over() else ""))
+
+
+@app.command()
+def archive(
+    game_file: Path,
+    git: Path = typer.Option(..., "--git", help="a git repository to commit the public record to"),
+) -> None:
+    """Commit the game's public record to a git repository now (judge.toml's [archive] does it
+    after every change)."""
+    from . import archive as archives
+
+    game = gamefile.load(game_file)
+    message = archives.commit(game, game_file.stem, git)
+    typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
+
+
+@app.command()
+def history(
+    game_file: Path,
+    at: Optional[int] = typer.Option(None, "--at", help="the report as it stood at the start of this move"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose report to show"),
+    gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The moves with their public events; with --at N the report at move N, replayed from the log."""
+    from . import history as past
+
+    game = gamefile.load(game_file)
+    if gm and as_:
+        raise UsageError("give at most one of --as NAME and --gm")
+    if at is None:
+        if gm or as_:
+            raise UsageError("--as and --gm choose whose report --at N shows; give --at N")
+        rows = past.moves(game)
+        if as_json:
+            return _json(rows)
+        for row in rows:
+            typer.echo(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
+            for text in row["events"]:
+                typer.echo(f"    {text}")
+        return
+    then = past.at_move(game, at)
+    view = then.view(GM if gm else (then.player_name(as_) if as_ else None))
+    if as_json:
+        return _json(view)
+    from .report import render
+
+    typer.echo(render(view), nl=False)
+
+
+@app.command()
+def rollback(
+    game_file: Path,
+    to: int = typer.Option(..., "--to", help="the move to return to (its orders and all after are undone)"),
+    reason: str = typer.Option(..., "--reason", help="why, shown to every player and in the public record"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Undo every order from move N on (kept in the game's [[corrections]] trace); in a mail
+    game every player is told by mail."""
+    from . import corrections
+
+    with _changing(game_file, config, now) as change:
+        game, undone = corrections.rollback(change.game, to, reason, change.when)
+        change.done(game, [f"The game master has rolled the game back to move {to}: {reason.strip()}. "
+                           f"Undone: {', '.join(corrections.public(game)[-1]['undone'])}."])
+    typer.echo(f"rolled back to move {to}: {len(undone)} order(s) undone and kept in the trace")
+    _echo_waiting(game)
+
+
+@app.command()
+def replace(
+    game_file: Path,
+    old: str,
+    new: str,
+    address: Optional[str] = typer.Option(None, "--address", help="mail games: the new player's address"),
+    reason: str = typer.Option("", "--reason", help="shown in the public record"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Hand the seat of player OLD to the new player NEW (the seat keeps its name in the game;
+    the file records who plays it since when). A mail game needs --address: the new player
+    gets a new password and a welcome mail."""
+    from . import corrections
+    from .mail.mailgame import MailGame, is_address
+    from .mail.passwords import hash_password, new_password
+
+    with _changing(game_file, config, now) as change:
+        game, mg = change.game, MailGame(change.game, game_file.stem)
+        if mg.enabled != (address is not None):
+            raise UsageError("a mail game needs --address for the new player" if mg.enabled
+                             else "--address is for mail games")
+        if address is not None and not is_address(address):
+            raise UsageError(f"'{address}' is not a mail address (write local@example.org)")
+        seat = corrections.replace(game, old, new, change.when, reason)
+        password = ""
+        if mg.enabled:
+            password = new_password()
+            mg.m["players"][seat] = {"address": address.lower(), "password": hash_password(password)}
+            change.mails.append(lambda cfg: mg.welcome(cfg, seat, password))
+        change.done(game, [f"The game master has handed the seat {seat} to {new} from move {game.move}."])
+    typer.echo(f"{new} plays the seat {seat} from move {game.move}")
+    if password:
+        typer.echo(f"password of {new} (shown only now; mailed with the welcome): {password}")
+
+
+class _Change:
+    """A game master's change under the game's lock, taken without waiting: the game, the time,
+    and the mails (reports with notices) a mail game sends when it is saved."""
+
+    def __init__(self, game: Game, when: str):
+        self.game, self.when, self.mails = game, when, []
+        self.saved = None
+        self.notices: list[str] = []
+
+    def done(self, game: Game, notices: list[str]) -> None:
+        self.saved, self.notices = game, notices
+
+
+@contextmanager
+def _changing(game_file: Path, config: Optional[Path], now: Optional[str]):
+    from .mail import mailgame
+
+    when = _now(now)
+    with gamefile.locked(game_file, wait=False):
+        game = gamefile.load(game_file)
+        mail = mailgame.MailGame(game, game_file.stem).enabled
+        cfg = _site(config)
+        if mail and cfg is None:
+            raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
+                             "the players are told by mail")
+        change = _Change(game, mailgame.iso(when))
+        before = mailgame.MailGame(game, game_file.stem).snapshot() if mail else {}
+        yield change
+        if change.saved is None:
+            return
+        new = change.saved
+        mg = mailgame.MailGame(new, game_file.stem)
+        if mail:
+            mg.reset_deadline(when)
+            mailgame.record(mailgame.journal_path(game_file), when, sender="judge (shell)", outcome="; ".join(change.notices))
+        gamefile.save(new, game_file)
+        _archive(cfg, new, game_file)
+        if mail:
+            from .mail import outbox as outboxes
+
+            box = outboxes.open_outbox(cfg)
+            try:
+                for make in change.mails:
+                    box.send(make(cfg))
+                for m in mg.mails(cfg, before, change.notices):
+                    box.send(m)
+            finally:
+                box.close()
+
+
+@app.command()
+def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         old = game.ruleset.version
         new = game.upgraded()
         gamefile.save(new, game_file)
+        _archive(cfg, new, game_file)
     typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
                f"{len(new.log)} orders replayed")
     _echo_waiting(new)
@@ -426,12 +630,14 @@ def bot(
     game_file: Path,
     as_: str = typer.Option(..., "--as", help="the player the bot plays"),
     kind: str = typer.Option("sensible", help="sensible or random"),
+    config: Optional[Path] = _config_option(),
 ) -> None:
     """A built-in bot picks a legal order for a player and submits it."""
     from . import bots
 
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         player = game.player_name(as_)
@@ -441,6 +647,7 @@ def bot(
         text = bots.choose(game, player, kind)
         accepted = game.submit(player, [text])
         gamefile.save(game, game_file)
+        _archive(cfg, game, game_file)
     typer.echo(f"ok: {player}: {accepted[0]}")
     _echo_waiting(game)
 
