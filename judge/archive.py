@@ -9,6 +9,7 @@ the whole record again, with a message covering everything since the last commit
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import subprocess
@@ -37,8 +38,9 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     except subprocess.TimeoutExpired:
         raise ArchiveError(f"git {args[0]} took longer than {GIT_TIMEOUT} s") from None
     if check and done.returncode:
-        problem = (done.stderr or done.stdout).strip().splitlines()
-        raise ArchiveError(f"git {args[0]} failed in {repo}: {problem[-1] if problem else done.returncode}")
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        said = [line for line in lines if line.startswith(("fatal:", "error:"))] or lines[-1:] or [f"exit {done.returncode}"]
+        raise ArchiveError(f"git {args[0]} failed in {repo}: {said[0]}")
     return done
 
 
@@ -48,10 +50,9 @@ def commit(game, name: str, repo) -> str:
     repo = Path(repo)
     if not repo.is_dir():
         raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
-    if _git(repo, "rev-parse", "--is-inside-work-tree", check=False).stdout.strip() != "true":
-        raise ArchiveError(f"{repo} is not a git repository (git init {repo})")
     where = f"{game.ruleset.name}/{name}.toml"
-    new = record.text(game, name)
+    built = record.build(game, name)
+    new = record.dumps(built)
     with _repo_lock(repo):
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
@@ -60,7 +61,7 @@ def commit(game, name: str, repo) -> str:
         path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(new, encoding="utf-8")
-        message = describe(_read(old), tomllib.loads(new))
+        message = describe(_read(old), built)
         _git(repo, "add", "--", where)
         _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
     return message
@@ -92,11 +93,12 @@ def _read(text: str | None) -> dict | None:
         return None
 
 
-def _identity(repo: Path) -> list[str]:
+@functools.cache
+def _identity(repo: Path) -> tuple[str, ...]:
     """A committer for a repository (and machine) with none configured."""
     if _git(repo, "config", "user.email", check=False).stdout.strip():
-        return []
-    return ["-c", "user.name=judge", "-c", "user.email=judge@localhost"]
+        return ()
+    return ("-c", "user.name=judge", "-c", "user.email=judge@localhost")
 
 
 class _repo_lock:
