@@ -350,11 +350,13 @@ def show(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """A player's report, the public report, or (--gm) everything."""
-    game = gamefile.load(game_file)
+    _show(gamefile.load(game_file), as_, gm, as_json)
+
+
+def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
     if gm and as_:
         raise UsageError("give at most one of --as NAME and --gm")
-    who = GM if gm else (game.player_name(as_) if as_ else None)
-    view = game.view(who)
+    view = game.view(GM if gm else (game.player_name(as_) if as_ else None))
     if as_json:
         return _json(view)
     from .report import render
@@ -481,8 +483,6 @@ def history(
     from . import history as past
 
     game = gamefile.load(game_file)
-    if gm and as_:
-        raise UsageError("give at most one of --as NAME and --gm")
     if at is None:
         if gm or as_:
             raise UsageError("--as and --gm choose whose report --at N shows; give --at N")
@@ -494,13 +494,7 @@ def history(
             for text in row["events"]:
                 typer.echo(f"    {text}")
         return
-    then = past.at_move(game, at)
-    view = then.view(GM if gm else (then.player_name(as_) if as_ else None))
-    if as_json:
-        return _json(view)
-    from .report import render
-
-    typer.echo(render(view), nl=False)
+    _show(past.at_move(game, at), as_, gm, as_json)
 
 
 @app.command()

@@ -239,3 +239,18 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     (tmp_path / "edited.toml").write_text(tomli_w.dumps(data))
     code, _, err = judge("verify", tmp_path / "edited.toml")
     assert code == 3 and "the record's log is not its game file's: the record was edited" in err
+
+
+def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    monkeypatch.setattr(passwords, "N", 2**4)
+    site, config, repo = archived_site(tmp_path)
+    code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
+                           "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
+    assert code == 0 and not err, err
+    late = site.load().awaiting()[0]
+    done = deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(hours=25))
+    assert done and "Missed order" in done[0]
+    said = subjects(repo)
+    assert len(said) == 2 and said[1].startswith(f"mogul/g1: move 1, {late} ")
