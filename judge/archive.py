@@ -136,10 +136,11 @@ def describe(old: dict | None, new: dict) -> str:
         said = ["new game for " + ", ".join(new["players"])]
     else:
         said = [corrections.describe(c) for c in new.get("corrections", [])[len(old.get("corrections", [])):]]
-        events = _new_events(old["view"].get("events", []), new["view"].get("events", []))
-        said += [e["text"].rstrip(".") for e in events]
-        if not said:
-            said = [e.partition(" ")[2] for e in new["log"][len(old["log"]):]]
+        if new["log"][:len(old["log"])] == old["log"]:  # orders added (not undone by a rollback)
+            events = _new_events(old["view"].get("events", []), new["view"].get("events", []))
+            said += [e["text"].rstrip(".") for e in events]
+            if not said:
+                said = [e.partition(" ")[2] for e in new["log"][len(old["log"]):]]
         if new["complete"] and not old["complete"]:
             said.append("the game is over: the record is complete")
         first = _first_new_move(old, new)

@@ -40,6 +40,9 @@ def rollback(game: Game, move: int, reason: str, when: str) -> tuple[Game, list[
     """The game returned to the start of `move`, with the undone orders in its trace."""
     if not reason.strip():
         raise UsageError("give the reason for the rollback (--reason TEXT): it is shown to every player")
+    if game.is_over() and game.commitment:
+        raise UsageError("the game is over and its seed is revealed: played again from an earlier move, "
+                         "every card and roll to come would be known in advance")
     past = before_move(game, move)
     undone = game.log[len(past.log):]
     if not undone:

@@ -12,7 +12,7 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from judge import bots, config as configs, gamefile, ruleset as registry
+from judge import bots, config as configs, gamefile, record, ruleset as registry
 from judge.cli import app
 from judge.game import Game
 from judge.mail import deadlines, gateway, passwords
@@ -136,7 +136,7 @@ def secrets_of(game: Game) -> set[str]:
     mail = game.meta["mail"]
     found |= {mail["gm_password"], *(p["password"] for p in mail["players"].values())}
     found |= {p["address"] for p in mail["players"].values()}
-    found |= {e for e in game.log if game.ruleset.public_order(e.split(" ", 2)[2]) is None}  # secret orders
+    found |= {e for e in game.log if record.secret_entry(game, e)}  # secret orders, in full
     found |= {", ".join(f'"{c}"' for c in game.setup.get("deck", [])[:4])} - {""}
     return found
 
@@ -254,3 +254,17 @@ def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
     assert done and "Missed order" in done[0]
     said = subjects(repo)
     assert len(said) == 2 and said[1].startswith(f"mogul/g1: move 1, {late} ")
+
+
+def test_rollback_and_replace_are_committed_with_what_the_game_master_did(tmp_path):
+    _, config, repo = archived_site(tmp_path)
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11", "--config", config)
+    for _ in range(4):
+        judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
+    assert judge("rollback", path, "--to", 3, "--reason", "a typo", "--config", config)[0] == 0
+    assert judge("replace", path, "carol", "dave", "--config", config)[0] == 0
+    said = subjects(repo)
+    assert len(said) == 7
+    assert said[5] == "mogul/friday: move 3, the game master rolled the game back from move 5 to move 3: a typo"
+    assert said[6] == "mogul/friday: move 3, dave plays the seat carol from move 3 (was carol)"

@@ -197,3 +197,19 @@ def test_the_game_master_replaces_a_player_by_mail_and_the_trace_names_the_new_p
     assert game.corrections[-1]["seat"] == "bob" and game.corrections[-1]["player"] == "dave"
     assert game.meta["mail"]["players"]["bob"]["address"] == "dave@new.test"
     assert any("handed the seat bob to dave" in m.get_content() for m in site.take() if m["To"] == address("alice"))
+
+
+def test_a_finished_game_whose_seed_is_revealed_is_not_rolled_back(game):
+    g = gamefile.load(game)
+    bots.play_out(g)
+    gamefile.save(g, game)
+    before = game.read_bytes()
+    code, out = judge("rollback", game, "--to", 2, "--reason", "one more try")
+    assert code == 2 and "seed is revealed" in out and game.read_bytes() == before
+
+
+def test_game_files_without_corrections_are_written_back_byte_for_byte():
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml")):
+        assert gamefile.dumps(gamefile.load(path)) == path.read_text(), path.name
