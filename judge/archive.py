@@ -21,7 +21,7 @@ from pathlib import Path
 from . import corrections, record
 from .errors import JudgeError
 
-GIT_TIMEOUT = 60  # seconds for one git command
+GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
 MAX_SUBJECT = 200
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .corrections import before_move
 from .game import Game
-from .record import public_entry
+from .record import public_log
 
 __all__ = ["at_move", "moves"]
 
@@ -41,8 +41,8 @@ def moves(game: Game) -> list[dict]:
     def row(move: int) -> dict:
         return rows.setdefault(move, {"move": move, "orders": [], "events": []})
 
-    for entry in game.log:
-        number, _, rest = public_entry(game, entry).partition(" ")
+    for entry in public_log(game):  # the whole log once the game is over
+        number, _, rest = entry.partition(" ")
         row(int(number))["orders"].append(rest)
     for e in events:
         if "to" not in e:

@@ -213,3 +213,20 @@ def test_game_files_without_corrections_are_written_back_byte_for_byte():
 
     for path in sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml")):
         assert gamefile.dumps(gamefile.load(path)) == path.read_text(), path.name
+
+
+def test_history_lists_secret_orders_as_the_public_saw_them_until_the_end(tmp_path):
+    path = tmp_path / "r.toml"
+    judge("new", "rumors", path, "-p", "ann", "-p", "ben", "-p", "cat", "--seed", "5")
+    g = gamefile.load(path)
+    while not any(" bag" in e for e in g.log):
+        bots.play_one(g)
+    gamefile.save(g, path)
+    bag = next(e for e in g.log if " bag" in e)
+    move, player, order = bag.split(" ", 2)
+    listed = judge("history", path)[1]
+    assert f"{player} secret order" in listed and order not in listed
+    assert "has given their roll-phase order" in listed
+    bots.play_out(g)
+    gamefile.save(g, path)
+    assert f"{player} {order}" in judge("history", path)[1]
