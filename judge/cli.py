@@ -197,7 +197,10 @@ def _archive(cfg, game: Game, game_file: Path) -> None:
         return
     from . import archive
 
-    warning = archive.keep(cfg.archive, game, game_file)
+    _warn(archive.keep(cfg.archive, game, game_file))
+
+
+def _warn(warning: str) -> None:
     if warning:
         typer.echo(f"judge: warning: {warning}", err=True)
 
@@ -509,10 +512,8 @@ def rollback(
     game every player is told by mail."""
     from . import corrections
 
-    with _changing(game_file, config, now) as change:
-        game, undone = corrections.rollback(change.game, to, reason, change.when)
-        change.done(game, [f"The game master has rolled the game back to move {to}: {reason.strip()}. "
-                           f"Undone: {', '.join(corrections.public(game)[-1]['undone'])}."])
+    game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
+    _warn(warning)
     typer.echo(f"rolled back to move {to}: {len(undone)} order(s) undone and kept in the trace")
     _echo_waiting(game)
 
@@ -531,76 +532,13 @@ def replace(
     the file records who plays it since when). A mail game needs --address: the new player
     gets a new password and a welcome mail."""
     from . import corrections
-    from .mail.mailgame import MailGame, is_address
-    from .mail.passwords import hash_password, new_password
 
-    with _changing(game_file, config, now) as change:
-        game, mg = change.game, MailGame(change.game, game_file.stem)
-        if mg.enabled != (address is not None):
-            raise UsageError("a mail game needs --address for the new player" if mg.enabled
-                             else "--address is for mail games")
-        if address is not None and not is_address(address):
-            raise UsageError(f"'{address}' is not a mail address (write local@example.org)")
-        seat = corrections.replace(game, old, new, change.when, reason)
-        password = ""
-        if mg.enabled:
-            password = new_password()
-            mg.m["players"][seat] = {"address": address.lower(), "password": hash_password(password)}
-            change.mails.append(lambda cfg: mg.welcome(cfg, seat, password))
-        change.done(game, [f"The game master has handed the seat {seat} to {new} from move {game.move}."])
+    game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
+                                                             address, reason)
+    _warn(warning)
     typer.echo(f"{new} plays the seat {seat} from move {game.move}")
     if password:
         typer.echo(f"password of {new} (shown only now; mailed with the welcome): {password}")
-
-
-class _Change:
-    """A game master's change under the game's lock, taken without waiting: the game, the time,
-    and the mails (reports with notices) a mail game sends when it is saved."""
-
-    def __init__(self, game: Game, when: str):
-        self.game, self.when, self.mails = game, when, []
-        self.saved = None
-        self.notices: list[str] = []
-
-    def done(self, game: Game, notices: list[str]) -> None:
-        self.saved, self.notices = game, notices
-
-
-@contextmanager
-def _changing(game_file: Path, config: Optional[Path], now: Optional[str]):
-    from .mail import mailgame
-
-    when = _now(now)
-    with gamefile.locked(game_file, wait=False):
-        game = gamefile.load(game_file)
-        mail = mailgame.MailGame(game, game_file.stem).enabled
-        cfg = _site(config)
-        if mail and cfg is None:
-            raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
-                             "the players are told by mail")
-        change = _Change(game, mailgame.iso(when))
-        before = mailgame.MailGame(game, game_file.stem).snapshot() if mail else {}
-        yield change
-        if change.saved is None:
-            return
-        new = change.saved
-        mg = mailgame.MailGame(new, game_file.stem)
-        if mail:
-            mg.reset_deadline(when)
-            mailgame.record(mailgame.journal_path(game_file), when, sender="judge (shell)", outcome="; ".join(change.notices))
-        gamefile.save(new, game_file)
-        _archive(cfg, new, game_file)
-        if mail:
-            from .mail import outbox as outboxes
-
-            box = outboxes.open_outbox(cfg)
-            try:
-                for make in change.mails:
-                    box.send(make(cfg))
-                for m in mg.mails(cfg, before, change.notices):
-                    box.send(m)
-            finally:
-                box.close()
 
 
 @app.command()

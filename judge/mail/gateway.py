@@ -15,7 +15,6 @@ from . import parse as mailparse
 from ..errors import GameFileError, JudgeError
 from .mailgame import MailGame, is_address, iso, journal_path, record
 from .outbox import compose
-from .passwords import hash_password, new_password
 from ..report import render
 from ..ruleset import GM
 
@@ -240,9 +239,8 @@ class Run:
             else:  # replace
                 if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
-                player = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "", iso(datetime.now(timezone.utc)))
-                password = new_password()
-                m["players"][player] = {"address": args[-1].lower(), "password": hash_password(password)}
+                player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
+                                                       iso(datetime.now(timezone.utc)), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
                 self.notices.append(f"The game master has handed the seat {player} to {corrections.holder(self.game, player)} "
                                     f"from move {self.game.move}.")
