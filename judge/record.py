@@ -35,11 +35,14 @@ def secret_entry(game: Game, entry: str) -> bool:
 
 
 def public_entry(game: Game, entry: str) -> str:
-    """A log entry as the public saw it: itself, or "MOVE PLAYER secret order"."""
-    if not secret_entry(game, entry):
-        return entry
+    """A log entry as the public saw it: "MOVE PLAYER ORDER" with the order as the ruleset's
+    `public_order` shows it, or "MOVE PLAYER secret order"."""
     m = _ENTRY.match(entry)
-    return f"{m[1]} {m[2]} {SECRET}" if m else SECRET
+    if not m:
+        return SECRET
+    if secret_entry(game, entry):
+        return f"{m[1]} {m[2]} {SECRET}"
+    return f"{m[1]} {m[2]} {game.ruleset.public_order(m[3])}"
 
 
 def public_log(game: Game) -> list[str]:
