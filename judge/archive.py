@@ -62,7 +62,8 @@ def commit(game, name: str, repo) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(new, encoding="utf-8")
         message = describe(_read(old), built)
-        _git(repo, "add", "--", where)
+        if old is None:  # a new file; a tracked one is committed from the work tree directly
+            _git(repo, "add", "--", where)
         _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
     return message
 

@@ -227,10 +227,15 @@ def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(
 def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_path):
     path = tmp_path / "g.toml"
     judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "3")
-    judge("export", path, tmp_path / "running.toml")
+    code, out, _ = judge("export", path, tmp_path / "running.toml")
+    assert code == 0 and out == f"wrote the public record of g at move 1 to {tmp_path / 'running.toml'}\n"
+    running = tomllib.loads((tmp_path / "running.toml").read_text())
+    game = gamefile.load(path)
+    assert running["commitment"] == game.commitment and running["complete"] is False
+    assert not {"seed", "salt", "setup", "state", "meta", "rng", "game_file"} & key_names(running)
+    assert str(game.rng.seed) not in (tmp_path / "running.toml").read_text()
     code, _, err = judge("verify", tmp_path / "running.toml")
     assert code == 3 and "a game still running" in err
-    game = gamefile.load(path)
     bots.play_out(game)
     gamefile.save(game, path)
     judge("export", path, tmp_path / "final.toml")
