@@ -226,7 +226,7 @@ def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(
 
 def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_path):
     path = tmp_path / "g.toml"
-    judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "3")
+    judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", SEED)
     code, out, _ = judge("export", path, tmp_path / "running.toml")
     assert code == 0 and out == f"wrote the public record of g at move 1 to {tmp_path / 'running.toml'}\n"
     running = tomllib.loads((tmp_path / "running.toml").read_text())
