@@ -179,7 +179,7 @@ class Game:
         """This game in another position (and generator): for the proofs that redraw what a
         player may not know."""
         return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, list(self.log),
-                    self.meta, self.salt, self.commitment)
+                    self.meta, self.salt, self.commitment, self.corrections)
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> "Accepted":
