@@ -104,8 +104,9 @@ def create(game: Game, path) -> None:
 
 
 @contextmanager
-def locked(path):
-    """Hold an exclusive lock on the game (a sidecar .NAME.lock file) for a read-modify-write."""
+def locked(path, wait: bool = True):
+    """Hold an exclusive lock on the game (a sidecar .NAME.lock file) for a read-modify-write.
+    With wait=False, refuse at once when another process holds it."""
     path = Path(path).absolute()
     lock_path = path.with_name(f".{path.name}.lock")
     try:
@@ -113,7 +114,11 @@ def locked(path):
     except OSError as e:
         raise GameFileError(f"cannot lock {path}: {e.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise GameFileError(f"{path.name} is in use by another judge process (an order, the mail "
+                                "gateway or tick); nothing was changed: try again in a moment") from None
         yield path
     finally:
         os.close(fd)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .. import bots, gamefile
+from .. import archive, bots, gamefile
 from ..errors import GameFileError, JudgeError
 from .mailgame import MailGame, journal_path, parse_time, record, shown
 from .outbox import compose
@@ -58,6 +58,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
         else:
             return []
         gamefile.save(game, path)
+        archive.keep(cfg.archive, game, path, now)
         record(journal_path(path), now, sender="judge tick", outcome=outcome)
         for m in mails:
             outbox.send(m)

@@ -7,16 +7,15 @@ import fcntl
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from .. import gamefile
+from .. import archive, corrections, gamefile
 from . import bounces, parse as mailparse
 from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
-from .mailgame import MailGame, is_address, journal_path, record
+from .mailgame import MailGame, is_address, iso, journal_path, record
 from .outbox import compose
-from .passwords import hash_password, new_password
 from ..report import render
 from ..ruleset import GM
 
@@ -118,6 +117,7 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
                     mg.reset_deadline(now)
             mg.remember(msg.message_id)
             gamefile.save(game, path)
+            archive.keep(cfg.archive, game, path, now)
             log(outcome=run.outcome(), lines=block.lines, results=run.echo)
             mails = run.mails + mg.mails(cfg, before, run.notices) if run.ok else []
     except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
@@ -253,13 +253,13 @@ class Run:
                     m["absent"].remove(player)
                     self.notices.append(f"{player} is back: the bot no longer plays for them.")
             else:  # replace
-                if len(args) != 2 or not is_address(args[1]):
-                    raise JudgeError("write replace PLAYER NEW_ADDRESS")
-                player = self.player(args[:1], "replace PLAYER NEW_ADDRESS")
-                password = new_password()
-                m["players"][player] = {"address": args[1].lower(), "password": hash_password(password)}
+                if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
+                    raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
+                player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
+                                                       iso(datetime.now(timezone.utc)), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
-                self.notices.append(f"The game master has handed {player} to a new player.")
+                self.notices.append(f"The game master has handed the seat {player} to {corrections.holder(self.game, player)} "
+                                    f"from move {self.game.move}.")
         except JudgeError as e:
             self.refuse(at, [f'REFUSED "{line}": {e}'], lines)
             return
