@@ -220,13 +220,14 @@ def new(
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
-        gamefile.create(game, game_file)
+        welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
+        box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
-        mailgame.MailGame(game, name).send_welcomes(cfg, passwords, box)
+        box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
     typer.echo(f"welcome mails sent to {len(game.players)} players")
 
 
@@ -247,7 +248,7 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle(raw, cfg, box, _now(now)))
+        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
 
 
 @app.command()
@@ -258,9 +259,13 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from .mail import deadlines
 
+    from .mail.outbox import MailError
+
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
             typer.echo(line)
+        if box.down:
+            raise MailError(box.down)
 
 
 @app.command()
