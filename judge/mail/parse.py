@@ -66,7 +66,9 @@ def _read(raw: bytes) -> Incoming:
     else:
         msg = email.message_from_bytes(raw, policy=policy)
     sender = address_of(header(msg, "From"))
-    message_id = header(msg, "Message-ID")[:MAX_ID] or fallback_id(raw)
+    message_id = header(msg, "Message-ID")[:MAX_ID]
+    if len(message_id) < 8:  # none, or "<>" from a broken client: not the same for every message
+        message_id = fallback_id(raw)
     subject = header(msg, "Subject")[:MAX_SUBJECT]
     auto = header(msg, "Auto-Submitted").lower() or "no"
     precedence = header(msg, "Precedence").lower()
