@@ -4,10 +4,11 @@ charsets, control characters, raw 8-bit bytes), and raw bytes of every kind, and
 gateway handles each one: it answers a usable sender, logs and drops the rest, and sends
 only well-formed mail.
 
-Each of the four kinds of message is read (and its answer addressed) JUDGE_FUZZ_EXAMPLES
+Each of the four kinds of message is read (and its answer addressed) JUDGE_MAIL_FUZZ_EXAMPLES
 times (default 300, so that the suite stays fast) and goes through the whole gateway a tenth
-as often: `JUDGE_FUZZ_EXAMPLES=10000 pytest tests/test_mail_fuzz.py` runs 44,000 messages,
-22,000 of them with fuzzed headers (real-world shapes, or raw bytes).
+as often: `JUDGE_MAIL_FUZZ_EXAMPLES=10000 pytest tests/test_mail_fuzz.py` runs 44,000
+messages, 22,000 of them with fuzzed headers (real-world shapes, or raw bytes). The runs are
+derandomized (repeatable); JUDGE_FUZZ_RANDOM=1 hunts with new examples each run.
 """
 import os
 
@@ -19,10 +20,11 @@ from judge.mail import gateway, parse as mailparse
 from judge.mail.mailgame import message_key
 from judge.mail.outbox import compose
 from mailkit import JUDGE, NAMES, T0, address, make_site, new_game
+from registry import many
 
-EXAMPLES = int(os.environ.get("JUDGE_FUZZ_EXAMPLES", "300"))
+EXAMPLES = many("JUDGE_MAIL_FUZZ_EXAMPLES", 300)
 CFG = Config(JUDGE, "gm@judge.test", games=None)
-fuzz = settings(deadline=None, database=None,
+fuzz = settings(deadline=None, database=None, derandomize=not os.environ.get("JUDGE_FUZZ_RANDOM"),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
 

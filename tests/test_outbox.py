@@ -14,10 +14,9 @@ import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from judge import gamefile
-from judge.mail import deadlines, gateway
+from judge.mail import gateway
 from judge.mail.outbox import MailError, compose
-from mailkit import (GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, free_port, make_site, message,
-                     new_game, text)
+from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, make_site, message, new_game, text
 
 LOGIN = 'user = "judge"\npassword = "s3cret"\n'
 

@@ -272,29 +272,39 @@ class SmtpTransport:
     def _connect(self):
         s = self.settings
         conn = smtplib.SMTP(s["host"], s.get("port", 25), timeout=60)
-        if s.get("starttls"):
-            conn.starttls(context=ssl.create_default_context())  # verified, against SSL_CERT_FILE too
-        if s.get("user"):
-            conn.login(s["user"], s.get("password", ""))
+        try:
+            if s.get("starttls"):
+                conn.starttls(context=ssl.create_default_context())  # verified, against SSL_CERT_FILE too
+            if s.get("user"):
+                conn.login(s["user"], s.get("password", ""))
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def send(self, data: bytes) -> None:
         msg = message_from_bytes(data, policy=policy.default)
+        if self.conn is not None:
+            try:
+                self.conn.noop()
+            except (OSError, smtplib.SMTPException):  # timed out while the judge worked
+                self.close()
         try:
-            if self.conn is not None:
-                try:
-                    self.conn.noop()
-                except (OSError, smtplib.SMTPException):  # timed out while the judge worked
-                    self.close()
             if self.conn is None:
                 self.conn = self._connect()
+        except (OSError, smtplib.SMTPException) as e:  # down, no STARTTLS, login refused
+            self.close()
+            raise TryLater(str(e) or type(e).__name__, whole=True) from None
+        try:
             self.conn.send_message(msg)
         except smtplib.SMTPRecipientsRefused as e:
-            code, reply = next(iter(e.recipients.values()))
+            code, reply = next(iter(e.recipients.values()), (550, "no recipient"))
             raise _refusal(code, reply) from None
         except smtplib.SMTPDataError as e:
             raise _refusal(e.smtp_code, e.smtp_error) from None
-        except (OSError, smtplib.SMTPException) as e:  # down, refused login, our sender refused
+        except (smtplib.SMTPNotSupportedError, ValueError) as e:  # an address this server cannot carry
+            raise Undeliverable(str(e) or type(e).__name__) from None
+        except (OSError, smtplib.SMTPException) as e:  # the connection lost, our sender refused
             self.close()
             raise TryLater(str(e) or type(e).__name__, whole=True) from None
 

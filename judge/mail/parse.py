@@ -110,8 +110,9 @@ _USABLE_ADDRESS = re.compile(r"^[^@\s,;<>()\"\\\[\]]+@[A-Za-z0-9.-]+\.[A-Za-z0-9
 
 
 def is_address(text: str) -> bool:
-    """A plain mail address, local@domain.tld: no names, lists, brackets or spaces."""
-    return len(text) <= MAX_ADDRESS and bool(_USABLE_ADDRESS.match(text))
+    """A plain mail address, local@domain.tld: no names, lists, brackets or spaces, and ASCII
+    (what every SMTP server carries)."""
+    return len(text) <= MAX_ADDRESS and text.isascii() and bool(_USABLE_ADDRESS.match(text))
 
 
 def clean(text: str) -> str:
