@@ -66,7 +66,10 @@ def _read(raw: bytes) -> Incoming:
     else:
         msg = email.message_from_bytes(raw, policy=policy)
     sender = address_of(header(msg, "From"))
-    message_id = header(msg, "Message-ID")[:MAX_ID]
+    message_id = header(msg, "Message-ID")
+    if len(message_id) > MAX_ID:  # cut, still telling apart IDs that begin alike
+        digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
+        message_id = f"{message_id[:MAX_ID - 50]}...sha256-{digest}>"
     if len(message_id) < 8:  # none, or "<>" from a broken client: not the same for every message
         message_id = fallback_id(raw)
     subject = header(msg, "Subject")[:MAX_SUBJECT]
@@ -102,7 +105,7 @@ def _read(raw: bytes) -> Incoming:
     return incoming
 
 
-MAX_ID = 250  # longer Message-IDs are cut (the game file keeps only a hash of it anyway)
+MAX_ID = 250  # longer Message-IDs are cut to this, ending in a hash of the whole
 MAX_SUBJECT = 200
 MAX_ADDRESS = 254  # the longest address SMTP carries
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+")
