@@ -122,7 +122,7 @@ class Outbox:
         """A mail that belongs to no game's change (a reply, a note): ready at once. With a
         `key`, a mail with the same key still waiting is not written a second time."""
         folder = self._ready_dir()
-        if key and any(folder.glob(f"*.reply-{key}.eml")):
+        if key and any(folder.glob(f"*.reply-{key}.*.eml")):
             return
         write_synced(folder / (self._name(f"reply-{key}" if key else "mail") + ".eml"), bytes(msg))
         _sync_dir(folder)
