@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judge import config, gamefile
-from judge.errors import UsageError
+from judge.errors import GameFileError, UsageError
 from judge.mail import deadlines, gateway, mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.mail.outbox import MailError
@@ -127,7 +127,9 @@ def test_a_run_killed_before_the_save_sends_nothing_of_its_change(site, monkeypa
     monkeypatch.undo()
     assert site.game_path().read_bytes() == before
     spool = site.cfg.games / ".mail" / "outbox"
-    assert not list(spool.glob("*.eml"))  # no report of a change that did not happen
+    assert list(spool.glob("*.pending")) and not list(spool.glob("*.eml"))
+    deadlines.tick(site.cfg, site.outbox(), T0)  # a run in between sends nothing of it
+    assert site.take() == []
     mails = send(site, raw)  # the MTA delivers it again: now it is applied, once
     assert "All applied." in reply(mails, address(first)) and len(mails) == 5
     assert site.load().log == [f"1 {first} bid"] and not list(spool.iterdir())
@@ -150,6 +152,12 @@ def test_a_run_killed_after_the_save_has_its_mail_sent_by_the_next_run(site, mon
     assert sorted(m["To"] for m in reports) == sorted([address(p) for p in NAMES] + [OBSERVER])
     mails = send(site, raw)  # the message again: its first answer, not "nothing was done"
     assert "OK      bid\nAll applied." in reply(mails, address(first)) and len(mails) == 1
+
+
+def test_judge_new_on_a_game_that_exists_leaves_no_mail_behind(site):
+    with pytest.raises(GameFileError, match="exists already"):
+        new_game(site)
+    assert not list((site.cfg.games / ".mail" / "outbox").iterdir()) and site.take() == []
 
 
 # ---- 4. huge Message-IDs -----------------------------------------------------------------

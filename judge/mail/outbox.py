@@ -30,7 +30,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from ..errors import JudgeError
+from ..errors import GameFileError, JudgeError
 from .journal import general_log, record
 from .parse import clean
 
@@ -147,15 +147,17 @@ class Outbox:
                 old.unlink(missing_ok=True)
         stamp = _stamp()
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
+        for path, mail in zip(pending, mails):
+            write_synced(path, bytes(mail))
+        _sync_dir(folder)
         try:
-            for path, mail in zip(pending, mails):
-                write_synced(path, bytes(mail))
-            _sync_dir(folder)
             write()
-        except BaseException:
+        except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
             for path in pending:
                 path.unlink(missing_ok=True)
             raise
+        # Any other failure leaves the pending files: the game's next change or flush knows
+        # from the game file whether they were committed.
         for path in pending:
             _make_ready(path)
 
@@ -217,7 +219,6 @@ class Outbox:
     def _recover(self) -> None:
         """Pending files of a committed change (the run was killed before making them ready)."""
         from .. import gamefile  # only when a run was killed
-        from ..errors import GameFileError
 
         committed = {}
         for name in sorted(os.listdir(self.dir)):
