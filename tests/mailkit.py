@@ -120,17 +120,19 @@ def reply(mails, addr: str) -> str:
 
 class Server:
     """A real SMTP server on 127.0.0.1 (aiosmtpd) that can be stopped and started again on its
-    port, refuse recipients for good (550), or stall each mail (`delay` seconds)."""
+    port, refuse recipients for good (550) or for now (450), or stall each mail (`delay` s)."""
 
-    def __init__(self, refuse=(), delay=0.0, **smtp_options):
+    def __init__(self, refuse=(), busy=(), delay=0.0, **smtp_options):
         self.port = free_port()
         self.mails: list[tuple[list[str], EmailMessage]] = []
-        self.refuse, self.delay, self.options = set(refuse), delay, smtp_options
+        self.refuse, self.busy, self.delay, self.options = set(refuse), set(busy), delay, smtp_options
         self.controller = None
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refuse:
             return "550 5.1.1 no such user here"
+        if address in self.busy:
+            return "450 4.2.1 mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

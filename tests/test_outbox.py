@@ -211,6 +211,25 @@ def test_a_permanent_refusal_is_logged_told_to_the_game_master_and_blocks_nothin
     assert "Your password" not in log
 
 
+def test_a_recipient_refused_for_now_waits_and_the_others_go(tmp_path):
+    server = Server(busy={address("bob")}).start()
+    try:
+        site = make_site(tmp_path, server.port)
+        box = site.outbox()
+        for p in NAMES:
+            box.put(compose(site.cfg, address(p), "hello", f"hello {p}\n"))
+        with pytest.raises(MailError, match="450 4.2.1 mailbox busy"):
+            box.flush()
+        assert sorted(rcpts[0] for rcpts, _ in server.mails) == [address("alice"), address("carol")]
+        assert len(spooled(site)) == 1
+        server.busy.clear()
+        site.outbox().flush()  # the next run
+    finally:
+        server.stop()
+    assert [rcpts[0] for rcpts, _ in server.mails][-1] == address("bob") and spooled(site) == []
+    assert not (site.cfg.games / "mail.log").exists()  # nothing was undeliverable
+
+
 def test_a_welcome_that_could_not_be_sent_is_sent_later(tmp_path):
     """`replace` gives a new password that only its welcome mail carries: it must not be lost."""
     server = Server().start()
