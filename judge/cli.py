@@ -248,7 +248,7 @@ def new(
         return
     from .mail import mailgame
 
-    from .mail.outbox import MailError, refused_recipients
+    from .mail.outbox import refused_recipients
 
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
@@ -260,20 +260,14 @@ def new(
                              "; ".join(f"{a} ({why})" for a, why in refused.items()))
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
-        gamefile.create(game, game_file)
-        try:
-            for m in welcomes:
-                box.send(m)
-        except MailError as e:  # a game whose players were not all told is no game: unmade
-            game_file.unlink()
-            raise MailError(f"{e}; nothing was created, run the same command again later "
-                            "(any welcome mail already sent is void)") from None
+        box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
         _archive(cfg, game, game_file)
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
+        box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
     typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
 
 
@@ -297,7 +291,7 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle(raw, cfg, box, _now(now)))
+        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
 
 
 @app.command()
@@ -308,9 +302,13 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from .mail import deadlines
 
+    from .mail.outbox import MailError
+
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
             typer.echo(line)
+        if box.down:
+            raise MailError(box.down)
 
 
 @app.command()

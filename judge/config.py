@@ -89,6 +89,9 @@ def load(path: Path | None) -> Config:
         unknown = set(smtp) - {"host", "port", "starttls", "user", "password"}
         if unknown:
             raise UsageError(f"{where}: [smtp] has unknown keys: {', '.join(sorted(unknown))}")
+        if smtp.get("password") and path.stat().st_mode & 0o077:
+            raise UsageError(f"{where} holds the SMTP password but others may read it "
+                             f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
     maildir = None
     if "maildir" in data:
         if not isinstance(data["maildir"].get("path"), str):
