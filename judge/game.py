@@ -61,7 +61,7 @@ def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> st
 
 class Game:
     def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None,
-                 salt: str = "", commitment: str = ""):
+                 salt: str = "", commitment: str = "", corrections=None):
         self.ruleset = ruleset
         self.players = list(players)
         self.options = options
@@ -73,6 +73,8 @@ class Game:
         # Games made before the judge committed to its seed have neither (they still play).
         self.salt = salt
         self.commitment = commitment
+        # The game master's corrections (rollbacks, seats handed on): judge/corrections.py.
+        self.corrections = corrections if corrections is not None else []
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
@@ -172,13 +174,14 @@ class Game:
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), list(self.log), _copy(self.meta), self.salt, self.commitment)
+                    _copy(self.state), list(self.log), _copy(self.meta), self.salt, self.commitment,
+                    _copy(self.corrections))
 
     def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
         """This game in another position (and generator): for the proofs that redraw what a
         player may not know."""
         return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, list(self.log),
-                    self.meta, self.salt, self.commitment)
+                    self.meta, self.salt, self.commitment, self.corrections)
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> "Accepted":
@@ -353,7 +356,7 @@ class Game:
                                     f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
         return Game(self.ruleset, self.players, self.options, self.setup, rng, state, list(self.log), self.meta,
-                    self.salt, self.commitment)
+                    self.salt, self.commitment, self.corrections)
 
     @staticmethod
     def _given_with(entry: str, player: str, move: int) -> bool:
@@ -380,7 +383,7 @@ class Game:
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
         new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, list(self.log), self.meta,
-                   self.salt, self.commitment)
+                   self.salt, self.commitment, self.corrections)
         try:
             return new.replay()
         except GameFileError as e:
@@ -410,6 +413,7 @@ class Game:
             "meta": self.meta,
             "state": self.state,
             "log": {"orders": self.log},
+            **({"corrections": self.corrections} if self.corrections else {}),
         }
 
     @classmethod
@@ -473,19 +477,23 @@ class Game:
         if not isinstance(state.get("events"), list):
             raise GameFileError(f"{where}: state.events must be a list")
         unknown = set(data) - {"format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup",
-                               "rng", "meta", "state", "log"}
+                               "rng", "meta", "state", "log", "corrections"}
         if unknown:
             raise GameFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
         if not all(_is_event(e) for e in state["events"]):
             raise GameFileError(f"{where}: state.events must be tables of move, text and (optionally) to")
         if not isinstance(meta, dict):
             raise GameFileError(f"{where}: [meta] must be a table")
+        corrections = data.get("corrections", [])
+        if not (isinstance(corrections, list) and all(isinstance(c, dict) and isinstance(c.get("kind"), str)
+                                                      for c in corrections)):
+            raise GameFileError(f"{where}: [[corrections]] must be tables with a kind")
         rs.check(state)
         standing.check(state, players, where)
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed)
+        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed, corrections)
 
 
 def _is_hex(text, length: int) -> bool:
