@@ -204,7 +204,7 @@ class Game:
         accepted, entries, unjudged = Accepted(), [], []
         cut, k = ("", ""), 0
 
-        def following(player_: str, cut_now: bool, log: list[str], round_: int) -> None:
+        def following(player_: str, cut_now: bool, log: list[str], round_: int | None) -> None:
             """Give the standing commands right after the current line, before anything is
             carried out; at a cut, every new standing order of the batch (the rest unjudged)."""
             nonlocal k
@@ -331,7 +331,7 @@ class Game:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
 
-            def given(who: str, cut_now: bool, log: list[str], round_: int) -> None:
+            def given(who: str, cut_now: bool, log: list[str], round_: int | None) -> None:
                 """Give the standing commands logged right after, before anything is carried out
                 (each for the round its entry names)."""
                 while (j := i + 1 + len(log)) < len(self.log) and self._given_with(self.log[j], who, state["move"]):
@@ -344,9 +344,8 @@ class Game:
                     standing.settle(self, state, rng, carried, actor=player, extra=given)
                 else:
                     order = self._parse(state, player, text, text)
-                    seen = self.ruleset.standing_round(state)
                     self._apply(state, order, rng)
-                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given, round_=seen)
+                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
             except JudgeError as e:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
             logged = self.log[i + 1:i + 1 + len(carried)]

@@ -257,7 +257,7 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
     if after is not None:
         _watch_stops(rs, state, after)
     if extra is not None and actor is not None:
-        extra(actor, cut_first, log, rs.standing_round(state) if round_ is None else round_)
+        extra(actor, cut_first, log, round_)
     cut = ("", "", None)
     if "standing" not in state:
         return cut
