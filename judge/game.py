@@ -20,6 +20,7 @@ from .errors import (
     UnknownPlayer,
     UsageError,
 )
+from .orderlog import Log
 from .orders import Order, order_lines, split_move
 from .rng import Rng
 from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
@@ -27,6 +28,8 @@ from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+# The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
+KEYS = ("format", "ruleset", "ruleset_version", "players", "options", "setup", "rng", "meta", "state", "log")
 
 
 def _copy(value):
@@ -42,7 +45,7 @@ class Game:
         self.setup = setup
         self.rng = rng
         self.state = state
-        self.log = log
+        self.log = log if isinstance(log, Log) else Log(log)
         self.meta = meta if meta is not None else {}
 
     # ---- creating -----------------------------------------------------------------------
@@ -131,7 +134,7 @@ class Game:
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), list(self.log), _copy(self.meta))
+                    _copy(self.state), self.log.copy(), _copy(self.meta))
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> list[Order]:
@@ -206,7 +209,7 @@ class Game:
             except JudgeError as e:
                 raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
             self._apply(state, order, rng)
-        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, list(self.log), self.meta)
+        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta)
 
     def upgraded(self) -> "Game":
         """This game replayed under the current version of its ruleset, or GameFileError
@@ -214,7 +217,7 @@ class Game:
         current = registry.get(self.ruleset.name)
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, list(self.log), self.meta)
+        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta)
         try:
             return new.replay()
         except GameFileError as e:
@@ -229,8 +232,10 @@ class Game:
         return out
 
     # ---- the file's contents ------------------------------------------------------------
-    def to_dict(self) -> dict:
-        return {
+    def to_dict(self, log: bool = True) -> dict:
+        """The file's contents (without the log when `log` is false: judge/gamefile.py
+        writes the log's lines itself)."""
+        data = {
             "format": FORMAT,
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
@@ -240,8 +245,10 @@ class Game:
             "rng": self.rng.to_dict(),
             "meta": self.meta,
             "state": self.state,
-            "log": {"orders": self.log},
         }
+        if log:
+            data["log"] = {"orders": list(self.log)}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, where: str = "the game file") -> "Game":
@@ -290,7 +297,7 @@ class Game:
         meta = data.get("meta", {})
         state = need("state", dict)
         log = need("log", dict).get("orders")
-        if not isinstance(log, list) or not all(isinstance(e, str) for e in log):
+        if not isinstance(log, Log) and not (isinstance(log, list) and all(isinstance(e, str) for e in log)):
             raise GameFileError(f"{where}: [log] orders must be a list of strings")
         if not isinstance(state.get("move"), int) or state["move"] < 1:
             raise GameFileError(f"{where}: state.move must be a whole number >= 1")
@@ -300,7 +307,7 @@ class Game:
             raise GameFileError(f"{where}: state.options does not match [options]")
         if not isinstance(state.get("events"), list):
             raise GameFileError(f"{where}: state.events must be a list")
-        unknown = set(data) - {"format", "ruleset", "ruleset_version", "players", "options", "setup", "rng", "meta", "state", "log"}
+        unknown = set(data) - set(KEYS)
         if unknown:
             raise GameFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
         if not all(_is_event(e) for e in state["events"]):
