@@ -717,7 +717,14 @@ class Rumors(Ruleset):
 
     @lru_cache(maxsize=None)  # the bot asks the same few questions thousands of times a game
     def _expected_change(self, card_id: int, pips: int, filled: int, dice: int) -> float:
-        return sum(p * self.card_change(card_id, min(48, pips + s), filled) for s, p in dice_sums(dice))
+        changes = self._card_changes(card_id, filled)
+        return sum(p * (changes[min(48, pips + s)] if pips + s >= 0 else self.card_change(card_id, pips + s, filled))
+                   for s, p in dice_sums(dice))
+
+    @lru_cache(maxsize=None)
+    def _card_changes(self, card_id: int, filled: int) -> tuple[int, ...]:
+        """The card's change at each number of pips, 0 to 48."""
+        return tuple(self.card_change(card_id, pips, filled) for pips in range(49))
 
     def bot_bag(self, view, orders) -> str:
         screen = view["you"]["screen"]
