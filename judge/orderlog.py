@@ -22,7 +22,7 @@ HEADER = "\n[log]\norders = ["
 # An entry as tomli-w writes it when it needs no escape (every entry the judge writes: an
 # order line is printable and its canonical text holds no quote or backslash).
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*')
-_LINES = re.compile(r'(?:  "[^"\\\x00-\x1f\x7f]*",\n)*')
+_LINES = re.compile(r'(?:  "[^"\\\x00-\x1f\x7f]*+",\n)*+')  # possessive: nothing to backtrack
 
 
 class Log:
