@@ -140,7 +140,8 @@ def _load_setup(path: Optional[Path]) -> dict:
 def rulesets() -> None:
     """List the rulesets with their player counts and options."""
     for rs in registry.every():
-        typer.echo(f"{rs.name} (version {rs.version}): {rs.title}, {rs.min_players}-{rs.max_players} players")
+        older = f"; still plays version {', '.join(map(str, rs.old_versions))} for older games" if rs.old_versions else ""
+        typer.echo(f"{rs.name} (version {rs.version}{older}): {rs.title}, {rs.min_players}-{rs.max_players} players")
         for o in rs.options:
             typer.echo(f"    --option {o.describe()}")
 
@@ -291,6 +292,8 @@ def order(
         gamefile.save(game, game_file)
     for o in accepted:
         typer.echo(f"ok: {o}")
+    for line in accepted.not_judged():
+        typer.echo(line)
     _echo_waiting(game)
 
 
@@ -354,6 +357,23 @@ def verify(game_file: Path) -> None:
     if diffs:
         raise VerifyError("replay differs from the saved state: " + "; ".join(diffs))
     typer.echo(f"ok: {len(game.log)} orders replay to the saved state (move {game.move})")
+
+
+@app.command()
+def audit(
+    game_file: Path,
+    commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare"),
+) -> None:
+    """Check a game's honesty: its seed, setup and salt give the commitment published at the
+    start, and its log replays from them to the saved state."""
+    game = gamefile.load(game_file)
+    problems = game.audit()
+    if commitment is not None and commitment.strip().lower() != game.commitment:
+        problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
+    if problems:
+        raise VerifyError("audit failed: " + "; ".join(problems))
+    typer.echo(f"ok: seed {game.rng.seed}, setup and salt match the commitment {game.commitment}, and all "
+               f"{len(game.log)} orders replay from them to the saved state: every draw came from the committed seed")
 
 
 @app.command()

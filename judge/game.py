@@ -29,7 +29,7 @@ FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
-KEYS = ("format", "ruleset", "ruleset_version", "players", "options", "setup", "rng", "meta", "state", "log")
+KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state", "log")
 
 
 def _copy(value):
@@ -37,8 +37,33 @@ def _copy(value):
     return marshal.loads(marshal.dumps(value))
 
 
+class Accepted(list):
+    """The orders a submission applied; `unjudged` holds the lines after an order that
+    revealed hidden information (`revealed_by`, which `revealed` what), left unjudged."""
+
+    unjudged: list[str] = []
+    revealed_by = revealed = ""
+
+    def not_judged(self) -> list[str]:
+        """One line per unjudged order, naming the order that cut the batch (public words only)."""
+        return [f'not judged "{line}": it comes after "{self.revealed_by}", which {self.revealed}; '
+                "send it again once you have seen the result" for line in self.unjudged]
+
+
+def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> str:
+    """The SHA-256 that binds a game to everything hidden at its start: published in every
+    report from move 1, checked by `judge audit` once the seed and the salt are revealed."""
+    import hashlib
+    import json
+
+    made = {"ruleset": rs.name, "ruleset_version": rs.version, "players": list(players),
+            "options": options, "setup": setup, "seed": seed, "salt": salt}
+    return hashlib.sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 class Game:
-    def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None):
+    def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None,
+                 salt: str = "", commitment: str = ""):
         self.ruleset = ruleset
         self.players = list(players)
         self.options = options
@@ -47,11 +72,14 @@ class Game:
         self.state = state
         self.log = log if isinstance(log, Log) else Log(log)
         self.meta = meta if meta is not None else {}
+        # Games made before the judge committed to its seed have neither (they still play).
+        self.salt = salt
+        self.commitment = commitment
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
     def new(cls, ruleset_name: str, players: list[str], *, seed: int | None = None,
-            options: dict[str, str] | None = None, setup: dict | None = None) -> "Game":
+            options: dict[str, str] | None = None, setup: dict | None = None, salt: str | None = None) -> "Game":
         rs = registry.get(ruleset_name)
         check_names(players)
         values = rs.default_options()
@@ -65,7 +93,9 @@ class Game:
         setup = setup or {}
         rng = Rng(seed)
         state = cls._initial_state(rs, players, values, rng, setup)
-        return cls(rs, players, values, setup, rng, state, [])
+        salt = os.urandom(16).hex() if salt is None else salt
+        return cls(rs, players, values, setup, rng, state, [], salt=salt,
+                   commitment=commitment(rs, players, values, setup, seed, salt))
 
     @staticmethod
     def _initial_state(rs, players, options, rng, setup) -> dict:
@@ -107,6 +137,9 @@ class Game:
         v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
         v["events"] = visible_events(state, player)
         v["game_over"] = rs.is_over(state)
+        v["commitment"] = self.commitment
+        if v["game_over"] and self.commitment:
+            v["seed"], v["salt"] = self.rng.seed, self.salt
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         return v
@@ -122,6 +155,7 @@ class Game:
             "expecting": {p: rs.prompt(state, p) for p in awaiting},
             "game_over": rs.is_over(state),
             "winners": rs.winners(state),
+            "commitment": self.commitment,
         }
 
     def waiting_line(self) -> str:
@@ -134,19 +168,24 @@ class Game:
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), self.log.copy(), _copy(self.meta))
+                    _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment)
 
     # ---- ordering -----------------------------------------------------------------------
-    def submit(self, player: str, text: str | list[str]) -> list[Order]:
-        """Validate the orders of `player` in sequence and apply all of them, or none."""
+    def submit(self, player: str, text: str | list[str]) -> "Accepted":
+        """Validate the orders of `player` in sequence and apply all of them, or none.
+
+        No batch looks past hidden information: once an order reveals something (a card, a
+        roll, another player's secret), the lines after it are not judged at all, so neither
+        their acceptance nor their refusal can tell the player what was revealed. They come
+        back in `Accepted.unjudged`, to be sent again once the player has seen the result."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
         start = self.move
         state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
-        accepted, entries = [], []
-        for line in lines:
+        accepted, entries = Accepted(), []
+        for k, line in enumerate(lines):
             number, body = split_move(line)
             if number is not None and number < start:
                 raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
@@ -154,8 +193,17 @@ class Game:
                 raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
             order = self._parse(state, player, body, line)
             entries.append(f"{state['move']} {player} {order}")
+            last = k == len(lines) - 1 or player == GM  # the game master sees everything
+            before = None if last else _copy(state)
+            draws = rng.draws
             self._apply(state, order, rng)
             accepted.append(order)
+            if not last:
+                what = self.ruleset.revealed(before, state) or ("drew from the random generator" if rng.draws != draws else "")
+                if what:
+                    accepted.revealed_by, accepted.revealed = str(order), what
+                    accepted.unjudged = lines[k + 1:]
+                    break
         self.state, self.rng = state, rng
         self.log.extend(entries)
         return accepted
@@ -209,7 +257,22 @@ class Game:
             except JudgeError as e:
                 raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
             self._apply(state, order, rng)
-        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta)
+        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta,
+                    self.salt, self.commitment)
+
+    def audit(self) -> list[str]:
+        """What is wrong with this game's honesty: the seed, setup and salt do not give the
+        commitment published at the start, or the log does not replay to the saved state."""
+        if not self.commitment:
+            return ["this game was made before the judge committed to its seed: nothing to check it against"]
+        made = commitment(self.ruleset, self.players, self.options, self.setup, self.rng.seed, self.salt)
+        if made != self.commitment:
+            return [f"the seed, setup and salt give {made}, not the commitment {self.commitment} "
+                    "published at the start: they were changed after the game began"]
+        try:
+            return self.differences(self.replay())
+        except JudgeError as e:
+            return [f"the log does not replay from the seed and setup: {e}"]
 
     def upgraded(self) -> "Game":
         """This game replayed under the current version of its ruleset, or GameFileError
@@ -217,7 +280,8 @@ class Game:
         current = registry.get(self.ruleset.name)
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta)
+        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta,
+                   self.salt, self.commitment)
         try:
             return new.replay()
         except GameFileError as e:
@@ -235,14 +299,17 @@ class Game:
     def to_dict(self, log: bool = True) -> dict:
         """The file's contents (without the log when `log` is false: judge/gamefile.py
         writes the log's lines itself)."""
+        committed = {"commitment": self.commitment} if self.commitment else {}
+        rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()
         data = {
             "format": FORMAT,
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
+            **committed,
             "players": self.players,
             "options": self.options,
             "setup": self.setup,
-            "rng": self.rng.to_dict(),
+            "rng": rng,
             "meta": self.meta,
             "state": self.state,
         }
@@ -294,6 +361,9 @@ class Game:
         seed, draws = rng_d.get("seed"), rng_d.get("draws")
         if not (isinstance(seed, int) and isinstance(draws, int) and seed >= 0 and draws >= 0):
             raise GameFileError(f"{where}: [rng] needs whole numbers seed and draws")
+        committed, salt = data.get("commitment", ""), rng_d.get("salt", "")
+        if not (_is_hex(committed, 64) and _is_hex(salt, 32)) and (committed or salt):
+            raise GameFileError(f"{where}: 'commitment' must be 64 hex digits with [rng] salt of 32")
         meta = data.get("meta", {})
         state = need("state", dict)
         log = need("log", dict).get("orders")
@@ -318,7 +388,11 @@ class Game:
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta)
+        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed)
+
+
+def _is_hex(text, length: int) -> bool:
+    return isinstance(text, str) and len(text) == length and all(c in "0123456789abcdef" for c in text)
 
 
 def _is_event(e) -> bool:

@@ -179,6 +179,14 @@ class Ruleset:
         raise NotImplementedError
 
     # ---- hooks with a default -------------------------------------------------------------
+    def revealed(self, before: dict, after: dict) -> str:
+        """What hidden information one order showed in going from `before` to `after` (a card
+        turned, another player's secret order carried out), in a few public words such as
+        "revealed the next card", or "". Decide it from public facts only: the orders after
+        it in the same batch are left unjudged (Game.submit). Draws from the generator count
+        as revealing without this hook."""
+        return ""
+
     def default_order(self, state: dict, player: str) -> str | None:
         """The order given for a player who misses a deadline, or None for none."""
         return "pass" if "pass" in self.legal_orders(state, player) else None

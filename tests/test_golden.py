@@ -39,7 +39,7 @@ def test_the_golden_game_replays_to_the_recorded_reports(name):
     assert golden["ruleset_version"] == rs.version, (
         f"{name} is now version {rs.version} but its golden game was recorded with version "
         f"{golden['ruleset_version']}: re-record it if the change is meant")
-    game = Game.new(name, golden["players"], seed=golden["seed"], options=golden["options"])
+    game = Game.new(name, golden["players"], seed=golden["seed"], options=golden["options"], salt=golden["salt"])
     due: dict[int, list[dict]] = {}
     for shot in golden["reports"]:
         due.setdefault(shot["after"], []).append(shot)

@@ -135,6 +135,7 @@ class Run:
     applied: int = 0
     restart: bool = False  # paused or resumed: the deadline starts anew
     show_report: bool = False
+    cut: bool = False  # lines left unjudged after an order that revealed hidden information
 
     def __post_init__(self):
         self.start_move = self.game.move
@@ -143,6 +144,9 @@ class Run:
     def outcome(self) -> str:
         if not self.ok:
             return "Nothing was applied: a refused line refuses all of this game's lines."
+        if self.cut:
+            return ("Applied up to an order that revealed hidden information; the lines NOT JUDGED "
+                    "after it were neither applied nor checked: send them again after reading the new report.")
         return "All applied." if self.applied else "Nothing to apply."
 
     def lines(self, lines: list[str]) -> None:
@@ -200,6 +204,8 @@ class Run:
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
             return
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
+        self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
+        self.cut = self.cut or bool(accepted.unjudged)
         self.applied += len(accepted)
         if prefix:
             self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted]

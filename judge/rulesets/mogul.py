@@ -322,6 +322,9 @@ class Mogul(Ruleset):
     def apply(self, state, order, rng) -> None:
         getattr(self, f"do_{order.verb}")(state, order)
 
+    def revealed(self, before, after) -> str:
+        return "revealed the next card" if after["round"] != before["round"] else ""
+
     def do_bid(self, state, order) -> None:
         p = order.player
         state["players"][p]["chips"] -= 1

@@ -9,7 +9,12 @@ and roll-phase orders are secret; the company boards and event cards are public.
 Stock tokens: a holding of n shares (owned > 0, shorted < 0) lies on the binary multiplier
 board as popcount(n) tokens; tokens leaving a multiplier board go to the player's secret
 discards; every company's 30 tokens are on its board, in its supply, on multiplier boards
-or in discards.
+or in discards. From version 2 the tokens move as the rulebook says, so that the public
+supply never depends on a secret holding: the four tokens drawn at setup stay behind the
+screen, a buy of k returns k - popcount(k) board tokens to the supply and a short of k takes
+k + popcount(k) from it, whoever gives them; combining and cancelling happen behind the
+screen with the player's own tokens (see `screen_tokens`, `hold`). Version 1 (game files
+written before) kept only the tokens a holding needed and settled the rest with the supply.
 """
 from __future__ import annotations
 
@@ -31,11 +36,27 @@ def tokens(holding: int) -> int:
     return bin(abs(holding)).count("1")
 
 
-def columns_of(holding: int) -> str:
-    """'+4x +1x' for 5 owned, '-2x' for 2 shorted."""
-    sign = "+" if holding > 0 else "-"
-    n = abs(holding)
-    return " ".join(f"{sign}{1 << b}x" for b in reversed(range(n.bit_length())) if n >> b & 1)
+def board_tokens(holding: int, uncancelled: int = 0) -> int:
+    """Tokens on the multiplier board for `holding` with `uncancelled` shares left on the
+    other side (7 owned as +8x -1x: uncancelled 1, 2 tokens)."""
+    return tokens(abs(holding) + uncancelled) + tokens(uncancelled)
+
+
+def fewest_uncancelled(holding: int, have: int) -> int:
+    """The fewest shares left uncancelled so that `holding` fits on the multiplier board with
+    `have` tokens (0, fully cancelled, whenever popcount(|holding|) <= have). Some number
+    always fits when a buy or short of k brings popcount(k) new tokens: the old board with the
+    new tokens beside it, uncancelled, shows the new holding with at most `have` tokens."""
+    return next(u for u in itertools.count() if board_tokens(holding, u) <= have)
+
+
+def columns_of(holding: int, uncancelled: int = 0) -> str:
+    """'+4x +1x' for 5 owned, '-2x' for 2 shorted, '+8x -1x' for 7 owned with 1 uncancelled."""
+    sign, other = ("+", "-") if holding > 0 else ("-", "+")
+
+    def bits(n, s):
+        return [f"{s}{1 << b}x" for b in reversed(range(n.bit_length())) if n >> b & 1]
+    return " ".join(bits(abs(holding) + uncancelled, sign) + bits(uncancelled, other))
 
 
 def marker(filled: int) -> str:
@@ -70,6 +91,11 @@ def signed(n: int) -> str:
     return f"-${-n}" if n < 0 else f"+${n}"
 
 
+def uncancelled(pl: dict, company: str) -> int:
+    """Shares left uncancelled on the other side of a player's multiplier board (version 2)."""
+    return pl.get("uncancelled", {}).get(company, 0)
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
@@ -91,7 +117,8 @@ def dice_sums(dice: int) -> tuple[tuple[int, float], ...]:
 class Rumors(Ruleset):
     name = "rumors"
     title = "Rumors, the dice and short-selling stock game"
-    version = 1
+    version = 2  # 2: stock tokens as the rulebook says (public supplies never depend on holdings)
+    old_versions = (1,)
     min_players, max_players = 3, 6
     options = (
         Option("dice", "auto", "auto: the judge rolls; manual: the game master enters every roll (judge order GAME --gm 'roll Edison 3 5 6')", ("auto", "manual")),
@@ -148,6 +175,11 @@ class Rumors(Ruleset):
                             "active": dealt[0], "deck": dealt[1:], "played": []}
         players = {p: {"money": d["start_money"], "holdings": {c: 0 for c in names},
                        "discards": {c: 0 for c in names}, "screen": []} for p in seats}
+        if self.version >= 2:
+            for p in seats:
+                players[p]["uncancelled"] = {c: 0 for c in names}
+            for co in companies.values():  # the bag's tokens all go behind the screens
+                co["supply"] -= d["tokens_in_bag"]
         state.update(round=1, rounds=rounds, phase="action", first=first, turns=[],
                      companies=companies, undealt=deck, players=players,
                      bag=[c for c in names for _ in range(d["dice"])], rumors=[],
@@ -158,8 +190,11 @@ class Rumors(Ruleset):
         for p in seats:
             drawn, bag = bag[:d["tokens_drawn"]], bag[d["tokens_drawn"]:]
             for c, n in Counter(drawn).items():
-                players[p]["holdings"][c] = n
-                companies[c]["supply"] -= tokens(n)
+                if self.version < 2:  # version 1 returned the tokens the holding did not need
+                    players[p]["holdings"][c] = n
+                    companies[c]["supply"] -= tokens(n)
+                else:
+                    self.hold(state, p, c, n, n)
             emit(state, f"{p} draws the stock tokens {', '.join(sorted(drawn))} (secret).", to=[p])
         for p in seats:
             dice = self.draw_dice(state, rng, d["dice_drawn"])
@@ -185,9 +220,24 @@ class Rumors(Ruleset):
         return [bag.pop(rng.below(len(bag))) for _ in range(min(n, len(bag)))]
 
     # ---- stock tokens -------------------------------------------------------------------
+    def screen_tokens(self, state, player, company) -> int:
+        """The tokens of `company` behind `player`'s screen: multiplier board and discards."""
+        pl = state["players"][player]
+        return board_tokens(pl["holdings"][company], uncancelled(pl, company)) + pl["discards"][company]
+
+    def hold(self, state, player, company, holding, have) -> None:
+        """Version 2: `player` holds `holding` with `have` tokens behind the screen. The
+        multiplier board shows it cancelled (one side only) when the tokens allow; otherwise
+        (own 8, short 1: 7 needs 4x, 2x and 1x) the fewest shares stay uncancelled, rather
+        than take change from the public supply. The other tokens lie in the discards."""
+        pl = state["players"][player]
+        u = fewest_uncancelled(holding, have)
+        pl["holdings"][company], pl["uncancelled"][company] = holding, u
+        pl["discards"][company] = have - board_tokens(holding, u)
+
     def change_holding(self, state, player, company, delta) -> None:
-        """Move `player`'s holding by `delta`, taking multiplier tokens from the supply
-        (recalling discards if it runs short) and putting freed ones into the discards."""
+        """Version 1: move `player`'s holding by `delta`, taking multiplier tokens from the
+        supply (recalling discards if it runs short) and putting freed ones into the discards."""
         pl, co = state["players"][player], state["companies"][company]
         old = pl["holdings"][company]
         need = tokens(old + delta) - tokens(old)
@@ -204,7 +254,11 @@ class Rumors(Ruleset):
         return state["companies"][company]["supply"] + sum(pl["discards"][company] for pl in state["players"].values())
 
     def tokens_needed(self, state, player, company, delta) -> int:
-        """Tokens taken from the supply by a buy (delta > 0) or short (delta < 0) of |delta|."""
+        """Tokens taken from the supply by a buy (delta > 0) or short (delta < 0) of |delta|.
+        From version 2 it depends on the order only: a short of k takes k for the board and
+        popcount(k) for the multiplier board; a buy takes none."""
+        if self.version >= 2:
+            return 0 if delta > 0 else -delta + tokens(delta)
         old = state["players"][player]["holdings"][company]
         return max(0, tokens(old + delta) - tokens(old)) - delta  # a buy returns delta board tokens
 
@@ -418,14 +472,28 @@ class Rumors(Ruleset):
                 state["bag_orders"] = {}
                 emit(state, "Roll phase: every player gives a secret order, bag [COMPANY ...].")
 
+    def revealed(self, before, after) -> str:
+        if before["phase"] in ("roll", "gm-roll") and after["phase"] not in ("roll", "gm-roll"):
+            return "ended the roll phase (the bag, the dice and the next event cards)"
+        if after["phase"] == "gm-roll" and before["phase"] != "gm-roll":
+            return "drew the dice from the bag"
+        return ""
+
     def do_buy(self, state, order, rng) -> None:
+        """Take n tokens from the board; version 2 keeps popcount(n) of them behind the screen
+        (combined there with what the player holds) and returns the rest to the supply."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
         cost = sum(self.buy_costs(co["price"], co["filled"], n))
         state["players"][p]["money"] -= cost
         co["filled"] -= n
-        co["supply"] += n
-        self.change_holding(state, p, c, n)
+        if self.version < 2:
+            co["supply"] += n
+            self.change_holding(state, p, c, n)
+        else:
+            co["supply"] += n - tokens(n)
+            have = self.screen_tokens(state, p, c) + tokens(n)
+            self.hold(state, p, c, state["players"][p]["holdings"][c] + n, have)
         emit(state, f"{p} buys {plural(n, c + ' share')} for ${cost}.")
 
     def do_short(self, state, order, rng) -> None:
@@ -437,7 +505,12 @@ class Rumors(Ruleset):
         co["supply"] -= n
         co["filled"] += n
         state["players"][p]["money"] += gain
-        self.change_holding(state, p, c, -n)
+        if self.version < 2:
+            self.change_holding(state, p, c, -n)
+        else:  # popcount(n) tokens from the supply for the short side, cancelled behind the screen
+            co["supply"] -= tokens(n)
+            have = self.screen_tokens(state, p, c) + tokens(n)
+            self.hold(state, p, c, state["players"][p]["holdings"][c] - n, have)
         emit(state, f"{p} shorts {plural(n, c + ' share')} for ${gain}.")
 
     def do_dice(self, state, order, rng) -> None:
@@ -541,13 +614,17 @@ class Rumors(Ruleset):
             co["price"] = (old + 1) // 2
             for pl in state["players"].values():
                 pl["holdings"][company] *= 2
+                if "uncancelled" in pl:  # both sides double: the same tokens, one column left
+                    pl["uncancelled"][company] *= 2
             emit(state, f"{company} splits: every holding doubles, the price goes from ${old} to ${co['price']}.")
 
     def bankrupt(self, state, company) -> None:
         co = state["companies"][company]
         for pl in state["players"].values():
-            co["supply"] += tokens(pl["holdings"][company])
+            co["supply"] += board_tokens(pl["holdings"][company], uncancelled(pl, company))
             pl["holdings"][company] = 0
+            if "uncancelled" in pl:
+                pl["uncancelled"][company] = 0
         co["price"] = self.data["start_price"]
         co["supply"] += co["filled"]
         co["filled"] = 0
@@ -596,7 +673,8 @@ class Rumors(Ruleset):
 
     def player_view(self, state, p) -> dict:
         pl = state["players"][p]
-        holdings = [{"company": c, "shares": h, "columns": columns_of(h)} for c, h in pl["holdings"].items() if h]
+        holdings = [{"company": c, "shares": h, "columns": columns_of(h, uncancelled(pl, c))}
+                    for c, h in pl["holdings"].items() if h]
         v = {"name": p, "money": pl["money"], "holdings": holdings, "discards": dict(pl["discards"]),
              "screen": list(pl["screen"])}
         if p in state["bag_orders"]:
@@ -626,7 +704,8 @@ class Rumors(Ruleset):
 
     def resample_hidden(self, state, player, rng) -> dict:
         """Redraw the event cards below each next card, the other players' money, holdings,
-        discards, dice behind screens, the bag, and their roll-phase orders."""
+        discards (their tokens behind screens add up as before), dice behind screens, the
+        bag, and their roll-phase orders."""
         s = copy.deepcopy(state)
         if player == GM:
             return s
@@ -645,11 +724,18 @@ class Rumors(Ruleset):
         amount = rng.below(pls[giver]["money"] + 1)
         pls[giver]["money"] -= amount
         pls[taker]["money"] += amount
-        for c in s["companies"]:
-            pairs = [(pls[q]["holdings"][c] * (-1 if rng.below(2) else 1), pls[q]["discards"][c]) for q in others]
-            rng.shuffle(pairs)
-            for q, (h, d) in zip(others, pairs):
+        for c in s["companies"]:  # the tokens behind the others' screens add up as before
+            kept = [(pls[q]["holdings"][c] * (-1 if rng.below(2) else 1), uncancelled(pls[q], c),
+                     pls[q]["discards"][c]) for q in others]
+            rng.shuffle(kept)
+            for q, (h, u, d) in zip(others, kept):
                 pls[q]["holdings"][c], pls[q]["discards"][c] = h, d
+                if "uncancelled" in pls[q]:
+                    pls[q]["uncancelled"][c] = u
+            giver, taker = rng.choice(others), rng.choice(others)
+            moved = rng.below(pls[giver]["discards"][c] + 1)
+            pls[giver]["discards"][c] -= moved
+            pls[taker]["discards"][c] += moved
         dice = s["bag"] + [x for q in others for x in pls[q]["screen"]]
         rng.shuffle(dice)
         for q in others:
@@ -759,12 +845,20 @@ class Rumors(Ruleset):
                 fail(f"state.players.{p}.money must be a whole number >= 0")
             if any(type(n) is not int or n < 0 for n in pl["discards"].values()):
                 fail(f"state.players.{p}.discards must be whole numbers >= 0")
+            if self.version >= 2:
+                u = pl.get("uncancelled")
+                if not isinstance(u, dict) or set(u) != set(names) or any(type(n) is not int or n < 0 for n in u.values()):
+                    fail(f"state.players.{p}.uncancelled must give a whole number >= 0 for each company in play")
+                if any(u[c] and not pl["holdings"][c] for c in names):
+                    fail(f"state.players.{p}.uncancelled: shares are left uncancelled only beside a holding")
+            elif "uncancelled" in pl:
+                fail(f"state.players.{p}.uncancelled belongs to version 2 of {self.name}, not version {self.version}")
         for c, co in state["companies"].items():
             if not 0 <= co["filled"] <= 10 or co["supply"] < 0:
                 fail(f"state.companies.{c}: filled must be 0 to 10 and supply >= 0")
             if not 1 <= co["price"] <= self.data["split_above"]:
                 fail(f"state.companies.{c}.price ${co['price']} is outside $1..${self.data['split_above']}")
-            held = sum(tokens(pl["holdings"][c]) + pl["discards"][c] for pl in state["players"].values())
+            held = sum(self.screen_tokens(state, p, c) for p in state["players"])
             total = co["filled"] + co["supply"] + held
             if total != self.data["tokens"]:
                 fail(f"{c} stock tokens do not add up: board {co['filled']}, supply {co['supply']}, "

@@ -1,0 +1,224 @@
+"""Fair play, proved over the whole registry: the judge's answer to a batch of orders (accepted
+or refused, the exact text, the exit code, the lines left unjudged) depends only on what the
+player could see before sending it. At positions of random games, for every player and for
+batches of 1-3 lines (their legal orders and plausible wrong ones), everything the player may
+not know is redrawn, the generator's future draws included (another seed from here on), and
+the answer must stay byte for byte the same.
+
+JUDGE_FAIR_GAMES (default 1) sets the games per ruleset, player count and option set."""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from judge import bots, gamefile
+from judge.cli import app
+from judge.errors import JudgeError
+from judge.game import Game
+from judge.rng import Rng
+from judge.rulesets.mogul import Mogul
+
+from registry import config_id, configs, many, new_game, random_bots
+
+GAMES = many("JUDGE_FAIR_GAMES", 1)
+EVERY = 23  # orders between the positions checked
+BATCHES = 4  # batches tried per player and position
+TRIES = 2  # redraws of the hidden facts per batch
+
+
+def answer(game: Game, player: str, lines: list[str]) -> tuple:
+    """What the judge tells `player` about the batch `lines` (on a copy: nothing changes)."""
+    try:
+        accepted = game.copy().submit(player, lines)
+    except JudgeError as e:
+        return ("refused", str(e), e.exit_code)
+    return ("accepted", [str(o) for o in accepted], accepted.not_judged())
+
+
+def redrawn(game: Game, player: str, salt: int) -> Game:
+    """The game with what `player` may not know redrawn, and another generator from here on."""
+    state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
+    rng = Rng((game.rng.seed + 7919 * (salt + 1)) % 2**63, game.rng.draws)
+    return Game(game.ruleset, game.players, game.options, game.setup, rng, state, list(game.log))
+
+
+def batches(game: Game, player: str, vocabulary: list[str], rng: Rng, edge: bool) -> list[list[str]]:
+    """Batches a player might send: legal orders first, then whatever they guess follows. At an
+    edge (the next order ends a round or a phase) every awaited player tries several of their
+    orders, each followed by guesses: what would be legal after it, and other plausible lines."""
+    out = []
+    for _ in range(BATCHES):
+        trial, lines = game.copy(), []
+        for _ in range(1 + rng.below(3)):
+            legal = trial.view(player)["orders"] if not trial.is_over() else []
+            line = rng.choice(legal) if legal and rng.below(4) else rng.choice(vocabulary)
+            lines.append(line)
+            try:
+                trial.submit(player, [line])
+            except JudgeError:
+                break
+        out.append(lines)
+    if edge and player in game.awaiting():
+        firsts = game.view(player)["orders"]
+        for first in (firsts if len(firsts) <= 3 else [rng.choice(firsts) for _ in range(3)]):
+            trial = game.copy()
+            trial.submit(player, [first])
+            after = trial.view(player)["orders"] if not trial.is_over() else []
+            guesses = [rng.choice(after) for _ in range(min(4, len(after)))]
+            guesses += [rng.choice(vocabulary) for _ in range(4)]
+            out += [[first, guess] for guess in guesses] + [[first, *guesses[:2]]]
+    return out
+
+
+def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = False) -> list[str]:
+    out = []
+    rng = Rng(seed * 7 + game.move)
+    for player in game.players:
+        for lines in batches(game, player, vocabulary, rng, edge):
+            told = answer(game, player, lines)
+            for k in range(TRIES):
+                other = answer(redrawn(game, player, seed * 100 + game.move + k), player, lines)
+                if other != told:
+                    out.append(f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}:\n"
+                               f"  answered {told}\n  but with other hidden facts {other}")
+                    return out
+    return out
+
+
+def positions(config, seed: int):
+    """Every EVERY-th position of a random game, and every position whose next order ends a
+    round or a phase (where cards are turned and dice rolled)."""
+    game = new_game(*config, seed)
+    vocabulary, rng = {"pass"}, Rng(seed)
+    while not game.is_over():
+        for p in game.awaiting():
+            vocabulary.update(game.view(p)["orders"])
+        ahead = game.copy()
+        player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
+        ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])
+        edge = ahead.ruleset.summary(ahead.state) != game.ruleset.summary(game.state)
+        if edge or len(game.log) % EVERY == 0:
+            yield game, vocabulary, edge
+        game = ahead
+
+
+@pytest.mark.parametrize("config", configs(), ids=config_id)
+def test_no_answer_depends_on_what_the_player_may_not_know(config):
+    for seed in range(GAMES):
+        for game, vocabulary, edge in positions(config, seed):
+            assert unfair_answers(game, sorted(vocabulary), seed, edge) == []
+
+
+class PeekingMogul(Mogul):
+    """Mogul without the cut after a revealed card: the proof must catch `take` + `credit`."""
+
+    def revealed(self, before, after):
+        return ""
+
+
+def test_the_proof_catches_a_batch_that_looks_past_a_card():
+    caught = []
+    for seed in range(40):
+        game = new_game("mogul", 4, {"chip_credit": True}, seed)
+        game.ruleset = PeekingMogul()
+        vocabulary = ["take", "credit", "bid", "pass", "sell 0", "sell 1"]
+        while not game.is_over() and not caught:
+            if game.state["phase"] == "winner":
+                winner = game.awaiting()[0]
+                told = answer(game, winner, ["take", "bid"])
+                for k in range(6):
+                    if answer(redrawn(game, winner, k), winner, ["take", "bid"]) != told:
+                        caught.append(seed)
+                        break
+            bots.play_one(game, random_bots(game), salt="peek")
+        if caught:
+            break
+    assert caught, "a ruleset that judges orders past a revealed card went unnoticed"
+    del vocabulary
+
+
+# ---- the three reproductions of the issue, through the command line -----------------------
+def judge(*args: str):
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def rumors_at_last_bag(tmp_path):
+    """`judge new rumors g.toml -p a -p b -p c --seed 5`; `b c a a c b` each pass; a, b bag."""
+    path = str(tmp_path / "g.toml")
+    assert judge("new", "rumors", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "5")[0] == 0
+    for p in "b c a a c b".split():
+        assert judge("order", path, "--as", p, "pass")[0] == 0, p
+    for p in "ab":
+        assert judge("order", path, "--as", p, "bag")[0] == 0, p
+    return path
+
+
+def test_rumors_a_refused_line_after_the_last_bag_does_not_show_the_roll(tmp_path):
+    path = rumors_at_last_bag(tmp_path)
+    before = (tmp_path / "g.toml").read_bytes()
+    outputs = []
+    for bag, then in [("bag", "dice Edison 1 2 3 4 5 6"), ("bag Edison", "dice Edison 1 2 3 4 5 6"),
+                      ("bag", "buy Gazillioon 5")]:
+        (tmp_path / "g.toml").write_bytes(before)
+        code, out = judge("order", path, "--as", "c", bag, then)
+        assert code == 0, out
+        told = out.split("move ")[0]  # what is said of the batch; the new position follows
+        assert f'not judged "{then}"' in told and "dice show" not in told and "$" not in told
+        outputs.append(told.replace(f"ok: {bag.lower()}", "ok: BAG"))
+    assert outputs[0] == outputs[2].replace("buy Gazillioon 5", "dice Edison 1 2 3 4 5 6")
+    game = gamefile.load(path)
+    assert game.state["phase"] != "roll" and game.log[-1].endswith("c bag")
+
+
+def test_rumors_the_mail_reply_to_a_batch_past_the_roll_does_not_show_it(tmp_path):
+    path = rumors_at_last_bag(tmp_path)
+    game = gamefile.load(path)
+    told = answer(game, "c", ["bag", "dice Edison 1 2 3 4 5 6"])
+    assert told[0] == "accepted" and told[1] == ["bag"] and "ended the roll phase" in told[2][0]
+    for k in range(5):
+        assert answer(redrawn(game, "c", k), "c", ["bag", "dice Edison 1 2 3 4 5 6"]) == told
+
+
+def test_mogul_take_then_credit_is_not_judged_against_the_next_card(tmp_path):
+    path = str(tmp_path / "m.toml")
+    assert judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "3", "-o", "chip_credit=true")[0] == 0
+    game = gamefile.load(path)
+
+    def take_turns_the_card():  # the second holds no share to sell: `take` ends the round
+        trial = game.copy()
+        trial.submit(trial.awaiting()[0], ["take"])
+        return trial.state["round"] != game.state["round"]
+
+    while not (game.state["phase"] == "winner" and take_turns_the_card()):
+        bots.play_one(game)
+    gamefile.save(game, path)
+    winner = game.awaiting()[0]
+    before = (tmp_path / "m.toml").read_bytes()
+    code, out = judge("order", path, "--as", winner, "take", "credit")
+    assert code == 0, out
+    assert out.startswith("ok: take\nnot judged \"credit\": it comes after \"take\", which revealed the next card")
+    game = gamefile.load(path)
+    assert game.log[-1].endswith(f"{winner} take") and (tmp_path / "m.toml").read_bytes() != before
+
+
+def test_the_mail_reply_marks_the_lines_after_the_roll_not_judged(tmp_path):
+    from judge.mail import gateway, mailgame
+    from mailkit import T0, address, make_site, message, reply
+
+    site = make_site(tmp_path)
+    game = Game.new("rumors", ["a", "b", "c"], seed=5)
+    passwords = mailgame.enable(game, {p: address(p) for p in game.players}, [], 0, 0, 0, T0)
+    for p in "b c a a c b".split():
+        game.submit(p, ["pass"])
+    game.submit("a", ["bag"])
+    game.submit("b", ["bag"])
+    gamefile.create(game, site.game_path("r"))
+    body = f"game r\nplayer c {passwords['c']}\nbag\ndice Edison 1 2 3 4 5 6\n"
+    gateway.handle(message(address("c"), body), site.cfg, site.outbox(), T0)
+    answer = reply(site.take(), address("c"))
+    told = answer.split("move ")[0]
+    assert "OK      bag" in told and 'NOT JUDGED "dice Edison 1 2 3 4 5 6": it comes after "bag"' in told
+    assert "Applied up to an order that revealed hidden information" in answer
+    assert "Edison's dice show" not in answer
+    assert site.load("r").log[-1].endswith("c bag")
