@@ -25,7 +25,8 @@ VIEWER_KEYS = ("player", "orders", "you")  # the parts of a view that name who r
 
 
 def with_state(game: Game, state: dict) -> Game:
-    return Game(game.ruleset, game.players, game.options, game.setup, game.rng, state, game.log)
+    return Game(game.ruleset, game.players, game.options, game.setup, game.rng, state, game.log, game.meta,
+                game.salt, game.commitment)
 
 
 def seen(game: Game, player) -> tuple[str, str]:
