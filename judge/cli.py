@@ -348,6 +348,39 @@ def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) ->
     typer.echo(render_standings(rows, game.is_over()), nl=False)
 
 
+@app.command(name="help")
+def help_(
+    ruleset: str,
+    topic: Optional[str] = typer.Argument(None, help="a topic the help names (rumors: cards)"),
+) -> None:
+    """A ruleset's order words, the terms of its reports and its rules in short."""
+    from .report import render_help
+
+    typer.echo(render_help(registry.get(ruleset), topic or ""), nl=False)
+
+
+@app.command(name="orders")
+def orders_(
+    game_file: Path,
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose orders to list"),
+    gm: bool = typer.Option(False, "--gm", help="the game master's orders"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every order a player may give now, one a line, exactly as the judge accepts it (the
+    report shows them as a short grammar)."""
+    if gm == bool(as_):
+        raise UsageError("give exactly one of --as NAME and --gm")
+    game = gamefile.load(game_file)
+    who = GM if gm else game.player_name(as_)
+    listed = game.ruleset.legal_orders(game.state, who) if who in game.awaiting() else []
+    if as_json:
+        return _json(listed)
+    for o in listed:
+        typer.echo(o)
+    if not listed:
+        typer.echo(f"{who} has no order to give now ({game.waiting_line()})")
+
+
 @app.command()
 def verify(game_file: Path) -> None:
     """Replay the log from the start and compare with the saved state."""

@@ -9,7 +9,7 @@ import marshal
 import os
 import re
 
-from . import ruleset as registry
+from . import grammar, ruleset as registry
 from .errors import (
     GameFileError,
     GameOver,
@@ -128,9 +128,10 @@ class Game:
                 return p
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
-    def view(self, player: str | None) -> dict:
+    def view(self, player: str | None, *, forms: bool = True) -> dict:
         """The ruleset's view plus what every report shows: who is awaited and for what (public),
-        the events `player` may see, and `player`'s own orders now."""
+        the events `player` may see, and `player`'s own orders now (with `forms`, also as the
+        report's short grammar: bots read only the list)."""
         rs, state = self.ruleset, self.state
         v = rs.view(state, player)
         awaiting = rs.awaiting(state)
@@ -146,6 +147,10 @@ class Game:
             v["seed"], v["salt"] = self.rng.seed, self.salt
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
+        if forms:
+            grammar_forms = rs.order_forms(state, player) if player in awaiting else []
+            v["order_forms"] = grammar.render(grammar_forms)
+            v["example"] = grammar.example(grammar_forms)
         return v
 
     def status(self) -> dict:
@@ -173,6 +178,12 @@ class Game:
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
                     _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment)
+
+    def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
+        """This game in another position (and generator): for the proofs that redraw what a
+        player may not know."""
+        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, list(self.log),
+                    self.meta, self.salt, self.commitment)
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> "Accepted":
@@ -418,6 +429,7 @@ def _probe(rs: Ruleset, state: dict, players: list[str], where: str) -> None:
     for p in awaiting:
         rs.prompt(state, p)
         rs.legal_orders(state, p)
+        rs.order_forms(state, p)
 
 
 def _log_matches_move(log: list[str], move: int) -> bool:

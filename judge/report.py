@@ -29,3 +29,17 @@ def render(view: dict, name: str = "report") -> str:
 
 def render_standings(rows: list[dict], over: bool) -> str:
     return _env().get_template("standings.txt.j2").render(rows=rows, over=over)
+
+
+def render_help(rs, topic: str = "") -> str:
+    """`judge help RULESET [TOPIC]`: the order words, the report's terms and the rules in short
+    (templates/<ruleset>/help.txt.j2), or a topic of it (help-<topic>.txt.j2)."""
+    import jinja2
+
+    name = f"{rs.name}/help-{topic}.txt.j2" if topic else f"{rs.name}/help.txt.j2"
+    try:
+        return _env().get_template(name).render(rs=rs)
+    except jinja2.TemplateNotFound:
+        from .errors import UsageError
+
+        raise UsageError(f"judge help {rs.name} has no topic '{topic}'") from None

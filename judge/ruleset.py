@@ -195,6 +195,14 @@ class Ruleset:
         """A sensible order chosen from the player's own view only. Default: a random legal one."""
         return rng.choice(view["orders"])
 
+    def order_forms(self, state: dict, player: str) -> list:
+        """The orders `player` may give now as a short grammar (judge/grammar.py): templates
+        with the values each slot may take, standing for exactly `legal_orders`. Like
+        legal_orders it may use only what `player` may see. Default: grouped legal orders."""
+        from .grammar import from_orders
+
+        return from_orders(self.legal_orders(state, player))
+
     def winners(self, state: dict) -> list[str]:
         if not self.is_over(state):
             return []

@@ -174,8 +174,8 @@ def test_game_file_diffs_cleanly_between_turns(game):
 def test_play_runs_a_whole_bot_game_and_prints_the_final_ranking_once():
     r = judge("play", "mogul", "--players", "4", "--seed", "3")
     assert r.exit_code == 0, r.output
-    assert "public report" in r.output and r.output.count("Final standings") == 1
-    assert "stopped" not in r.output
+    assert "public report" in r.output and r.output.count("Final standings") == 1  # the ranking, once
+    assert "Final ranking" not in r.output and "stopped" not in r.output
 
 
 def test_play_stops_after_n_orders_and_saves_a_running_game(tmp_path):

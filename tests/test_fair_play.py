@@ -39,7 +39,7 @@ def redrawn(game: Game, player: str, salt: int) -> Game:
     """The game with what `player` may not know redrawn, and another generator from here on."""
     state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
     rng = Rng((game.rng.seed + 7919 * (salt + 1)) % 2**63, game.rng.draws)
-    return Game(game.ruleset, game.players, game.options, game.setup, rng, state, list(game.log))
+    return game.with_state(state, rng)
 
 
 def batches(game: Game, player: str, vocabulary: list[str], rng: Rng, edge: bool) -> list[list[str]]:

@@ -35,8 +35,15 @@ def smtp():
 
 
 def orders_offered(report: str) -> tuple[int, list[str]]:
-    m = re.search(r"Your orders now \(move (\d+);.*\n((?:  .*\n)+)", report)
-    return (int(m[1]), [line.strip() for line in m[2].splitlines()]) if m else (0, [])
+    """The orders a player can copy from a report: the templates that take no values (`bid`,
+    `take`) and the example line."""
+    m = re.search(r"Your orders now, move (\d+) .*\n((?:  .*\n)+)", report)
+    if not m:
+        return 0, []
+    lines = m[2].splitlines()
+    bare = [line.strip() for line in lines if re.fullmatch(r"  [a-z]+( {2,}.*)?", line)]
+    example = [line.split(": ", 1)[1] for line in lines if line.startswith("  For example: ")]
+    return int(m[1]), [b.split("  ")[0] for b in bare] + example
 
 
 def test_a_whole_game_by_mail_over_smtp_and_a_maildir(tmp_path, smtp):

@@ -269,8 +269,8 @@ def test_report_shows_map_score_track_box_colour_and_only_own_chips():
     text = render(g.view("bob"))
     assert "Revealed: Pennsylvania (red, 7 shares in all) with a blue box (red/blue)." in text
     assert "blue network, Santa Fe" in text and "red network, Pennsylvania" in text
-    assert "CHI Chicago         alice      *red" in text
-    assert "Score track: " in text
+    assert "CHI Chicago         alice  *red" in text
+    assert "  Player Score  Depots (left)" in text
     assert f"You hold {g.state['players']['bob']['chips']} chips (secret)." in text
     assert text.count(" chips]") == 1
 

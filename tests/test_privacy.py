@@ -21,12 +21,11 @@ from registry import config_id, configs, many, new_game, random_bots
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
-VIEWER_KEYS = ("player", "orders", "you")  # the parts of a view that name who reads it
+VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
 
 
 def with_state(game: Game, state: dict) -> Game:
-    return Game(game.ruleset, game.players, game.options, game.setup, game.rng, state, game.log, game.meta,
-                game.salt, game.commitment)
+    return game.with_state(state)
 
 
 def seen(game: Game, player) -> tuple[str, str]:

@@ -17,7 +17,7 @@ FOUR = ["Edison", "Nile", "Gazillioon", "GameStart"]
 
 def new(n=4, seed=1, companies=None, first="alice", **options):
     setup = {"companies": companies or (FOUR + ["Banana", "UnusualOil"])[:n], "first_player": first}
-    return Game.new("rumors", NAMES[:n], seed=seed, setup=setup, options=options, salt="0" * 32)  # one salt: games of one seed alike
+    return Game.new("rumors", NAMES[:n], seed=seed, setup=setup, options=options, salt="0" * 32)
 
 
 def place_dice(state, company, faces):
@@ -221,7 +221,7 @@ def test_money_cannot_go_below_zero_by_buying():
 def test_taking_dice_needs_those_faces_and_moves_them_behind_the_screen():
     g = new()
     place_dice(g.state, "Edison", [2, 5, 5, 6])
-    with pytest.raises(IllegalOrder, match="Edison's dice show 2 5 5 6; they hold no 2 2"):
+    with pytest.raises(IllegalOrder, match="Edison's dice show 2 5 5 6; there is no 2 among them to take"):
         g.submit("alice", "dice Edison 2 2")
     before = g.state["players"]["alice"]["screen"].count("Edison")
     g.submit("alice", "dice ed 5 2 5")
@@ -410,7 +410,7 @@ def test_check_names_a_lost_token_and_a_lost_die():
 
 def test_money_is_secret_until_the_end_and_most_money_wins():
     g = new(3, seed=2)
-    assert all(r["score"] == 0 and r["rank"] == 1 for r in g.ruleset.standings(g.state))
+    assert all("score" not in r and "money" in r["secret"] for r in g.ruleset.standings(g.state))
     bots.play_out(g)
     rows = g.ruleset.standings(g.state)
     money = {p: pl["money"] for p, pl in g.state["players"].items()}
@@ -443,7 +443,7 @@ def test_resampling_hidden_information_keeps_each_players_view(n):
                 other = g.ruleset.resample_hidden(g.state, p, rng)
                 g.ruleset.check(other)
                 assert other != g.state
-                twin = Game(g.ruleset, g.players, g.options, g.setup, g.rng, other, g.log, g.meta, g.salt, g.commitment)
+                twin = g.with_state(other)
                 assert json.dumps(twin.view(p), sort_keys=True) == json.dumps(g.view(p), sort_keys=True)
                 assert render(twin.view(p)) == render(g.view(p))
         bots.play_one(g)
@@ -458,10 +458,13 @@ def test_reports_render_for_everyone_in_every_phase():
         if g.state["phase"] not in seen or len(g.log) % 10 == 0:
             seen.add(g.state["phase"])
             for who in [None, GM, *g.players]:
-                assert "Rumors card:" in render(g.view(who))
+                setup = g.state["phase"] == "gm-roll" and g.state["after_roll"] == "action"
+                label = "Dice drawn for the company boards, to roll:" if setup else "Rumors card:"
+                assert label in render(g.view(who))
         bots.play_one(g)
     assert seen == {"action", "roll", "gm-roll"}
-    assert "Every player" in render(g.view("alice"))
+    final = render(g.view("alice"))
+    assert "Final standings" in final and "cashed out" in final and "Behind" not in final
 
 
 # ---- the command line --------------------------------------------------------------------
@@ -488,6 +491,7 @@ def test_a_game_with_manual_dice_runs_from_the_command_line(tmp_path):
     r = run(app, ["show", path])
     assert "Behind" not in r.output and "money $" not in r.output
     r = run(app, ["standings", path])
-    assert "secret until the end" in r.output
+    assert "No public scores yet. Secret: money and holdings, until the end." in r.output
+    assert " 0\n" not in r.output
     r = run(app, ["verify", path])
     assert r.exit_code == 0 and r.output.startswith("ok:")

@@ -293,7 +293,8 @@ class Mogul(Ruleset):
         pl = state["players"][player]
         if verb == "bid":
             if pl["chips"] < 1:
-                raise IllegalOrder("you have no chips: step out with pass", text)
+                credit = "" if self.can_credit(state, player) else f", or take credit first ({self.credit_chips} chips)"
+                raise IllegalOrder(f"you have no chips: step out with pass{credit}", text)
             return Order(player, "bid")
         if verb == "pass":
             return Order(player, "pass")
@@ -575,3 +576,16 @@ class Mogul(Ruleset):
                 fail("state.winner and state.second must be two different players")
         elif state["revealed"] != CRASH:
             fail("the game is over but the crash card is not revealed")
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import Form, Numbers, form
+
+        orders = self.legal_orders(state, player)
+        if state["phase"] == "auction" or not orders:
+            return [Form(o) for o in orders]
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
+                    f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
+        return [Form("take")] * ("take" in orders) + sell

@@ -136,8 +136,10 @@ class MogulBoard(Mogul):
         if phase not in ("winner", "second"):
             return ""
         colour = self.sell_colour(state)
-        build = "move a depot" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot"
-        option = f"sell your {colour} shares, or instead {build} on the {colour} network"
+        build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
+        held = self.count(state["players"][player], colour)
+        sell = f"sell your {held} {colour} share{'s' if held != 1 else ''}" if held else f"sell (nothing: no {colour} shares)"
+        option = f"{sell}, or instead {build} the {colour} network"
         return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
 
     def parse_action(self, state, player, verb, args, text) -> Order:
@@ -297,3 +299,22 @@ class MogulBoard(Mogul):
             return sum(2 * lines[c] + 1 for c in self.lines_at[w[1].upper()])
         src, dst = w[1].upper(), w[2].upper()
         return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import Form, Word, form
+
+        orders = self.legal_orders(state, player)
+        if state["phase"] == "auction" or not orders:
+            return [Form(o) for o in orders]
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        depots = state["players"][player]["depots"]
+        empty = tuple(self.empty_spaces(state, colour))
+        sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held
+                else f"nothing: you hold no {colour} shares")
+        out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
+        if len(depots) < self.data["depots_each"]:
+            return out + form("depot SPACE", [(Word(empty),)] if empty else [], f"build on the {colour} network")
+        return out + form("move FROM TO", [(Word(tuple(depots)), Word(empty))] if empty else [],
+                          f"move a depot to the {colour} network")

@@ -19,6 +19,7 @@ written before) kept only the tokens a holding needed and settled the rest with 
 from __future__ import annotations
 
 import copy
+import re
 import itertools
 from collections import Counter
 from functools import cached_property, lru_cache
@@ -312,7 +313,8 @@ class Rumors(Ruleset):
         if phase == "roll":  # the same words for everyone: the size of a screen is secret
             return f"secret roll-phase order: bag [COMPANY ...], at most {self.data['screen_limit']} dice may stay"
         if phase == "gm-roll":
-            return "roll COMPANY FACES for the Rumors card: " + self.to_roll(state)
+            where = "the company boards (setup)" if state["after_roll"] == "action" else "the Rumors card"
+            return f"roll COMPANY FACES for {where}: " + self.to_roll(state)
         return ""
 
     def to_roll(self, state) -> str:
@@ -323,7 +325,7 @@ class Rumors(Ruleset):
 
     # ---- orders -------------------------------------------------------------------------
     def parse(self, state, player, text) -> Order:
-        w = words(text)
+        w = words(self.joined_names(state, text))
         verb = "rumor" if w[0] == "rumour" else w[0]
         if verb not in self.verbs:
             raise OrderSyntaxError(f"unknown order '{w[0]}' (orders: {', '.join(self.verbs)})", text)
@@ -384,7 +386,8 @@ class Rumors(Ruleset):
         board = state["companies"][c]["dice"]
         if not contains(board, faces):
             shows = " ".join(map(str, board)) or "no dice"
-            raise IllegalOrder(f"{c}'s dice show {shows}; they hold no {' '.join(map(str, faces))}", text)
+            missing = " ".join(map(str, sorted((Counter(faces) - Counter(board)).elements())))
+            raise IllegalOrder(f"{c}'s dice show {shows}; there is no {missing} among them to take", text)
         return Order(player, "dice", (c, *faces))
 
     def face(self, word, text) -> int:
@@ -644,8 +647,14 @@ class Rumors(Ruleset):
     # ---- scores -------------------------------------------------------------------------
     def standings(self, state) -> list[dict]:
         if not self.is_over(state):
-            return [{"player": p, "score": 0, "rank": 1, "money": "secret until the end"} for p in state["seats"]]
-        rows = [{"player": p, "score": state["players"][p]["money"]} for p in state["seats"]]
+            prices = ", ".join(f"{c} ${co['price']}" for c, co in state["companies"].items())
+            return [{"player": p, "secret": "money and holdings, until the end",
+                     "public": f"every action-phase order and its price; prices {prices}"} for p in state["seats"]]
+        rows = []
+        for p in state["seats"]:
+            pl = state["players"][p]
+            worth = sum(h * state["companies"][c]["price"] for c, h in pl["holdings"].items())
+            rows.append({"player": p, "score": pl["money"], "cash": pl["money"] - worth, "cashout": worth})
         return ranked(rows, lambda r: -r["score"])
 
     def summary(self, state) -> dict:
@@ -690,6 +699,7 @@ class Rumors(Ruleset):
             "companies": [self.company_view(c, co) for c, co in state["companies"].items()],
             "rumors": sorted(state["rumors"]),
             "ordered": [p for p in self.clockwise(state) if p in state["bag_orders"]],
+            "setup_roll": state["phase"] == "gm-roll" and state["after_roll"] == "action",
             "standings": self.standings(state) if over else [],
         }
         if player in state["players"]:
@@ -902,3 +912,39 @@ class Rumors(Ruleset):
                                    or state["after_roll"] not in ("action", "resolve")):
             fail("state.phase gm-roll needs the dice=manual option, dice on the Rumors card and after_roll")
 
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import Form, Numbers, Some, Word, form
+
+        if player not in self.awaiting(state):
+            return []
+        phase = state["phase"]
+        if phase == "gm-roll":
+            return form("roll COMPANY FACE", [(Word(tuple(sorted(set(state["rumors"])))), Numbers(tuple(range(1, 7))))])
+        screen = state["players"][player]["screen"]
+        if phase == "roll":
+            least = max(0, len(screen) - self.data["screen_limit"])
+            return [Form("bag DICE", ((Some(tuple(screen), least, len(screen)),),))]
+        money = state["players"][player]["money"]
+        buys, shorts, dice = [], [], []
+        for c, co in state["companies"].items():
+            ok = [n for n in range(1, co["filled"] + 1) if sum(self.buy_costs(co["price"], co["filled"], n)) <= money
+                  and self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c)]
+            buys += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
+            ok = [n for n in range(1, 11 - co["filled"])
+                  if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c)]
+            shorts += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
+            dice += [(Word((c,)), Some(tuple(co["dice"]), 1, len(co["dice"])))] if co["dice"] else []
+        rumor = [(Some(tuple(screen), 1, min(len(screen), self.data["rumor_limit"])),)] if screen else []
+        return [*form("buy COMPANY N", buys), *form("short COMPANY N", shorts), *form("dice COMPANY FACES", dice),
+                *form("rumor DICE", rumor), Form("pass")]
+
+    def joined_names(self, state, text) -> str:
+        """The text with a company written as the rulebook spells it, in words ("Unusual Oil",
+        "Game Start"), joined into its name in the judge (UnusualOil)."""
+        for c in state["companies"]:
+            spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", r"\\s+", c)
+            if spaced != c:
+                text = re.sub(rf"(?i)\b{spaced}\b", c, text)
+        return text

@@ -820,3 +820,10 @@ class StockRound(Ruleset):
         if state["phase"] == "reissue":
             if not state["reissue"] or any(not state["companies"][co]["held"] for co in state["reissue"]):
                 fail("state.reissue must list companies holding shares of their own")
+
+    # ---- the orders as a grammar (reports) --------------------------------------------------
+    def order_forms(self, state, player) -> list:
+        from ..grammar import grouped
+
+        return grouped(self.legal_orders(state, player), {"sell": "sell COMPANY N", "buy": "buy COMPANY FROM",
+                                                          "par": "par COMPANY PRICE", "reissue": "reissue COMPANY N"})
