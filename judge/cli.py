@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import gamefile, ruleset as registry
-from .errors import JudgeError, NotYourTurn, UsageError, VerifyError
+from .errors import GameFileError, JudgeError, NotYourTurn, UsageError, VerifyError
 from .game import Game
 from .ruleset import GM
 
@@ -155,12 +155,14 @@ def _now_option():
 
 
 @contextmanager
-def _mail_site(config: Optional[Path]):
-    """The judge's configuration and an open outbox, closed at the end."""
+def _mail_site(config: Optional[Path], cfg=None):
+    """The judge's configuration and an open outbox, closed at the end. Refused for a user
+    other than the owner of the games directory."""
     from . import config as configs
-    from .mail import outbox as outboxes
+    from .mail import host, outbox as outboxes
 
-    cfg = configs.load(config)
+    cfg = cfg or configs.load(config)
+    host.check_user(cfg.games)
     box = outboxes.open_outbox(cfg)
     try:
         yield cfg, box
@@ -213,6 +215,7 @@ def new(
     if min(deadline, grace, remind) < 0 or max(deadline, grace, remind) > 24 * 365:
         raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
+    _check_user(game_file)
     if not addresses:
         gamefile.create(game, game_file)
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
@@ -220,17 +223,32 @@ def new(
         return
     from .mail import mailgame
 
+    from .mail.outbox import MailError, refused_recipients
+
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
+        if game_file.exists():
+            raise GameFileError(f"{game_file.name} exists already; the judge never overwrites a game")
+        refused = refused_recipients(cfg, [*addresses.values(), *observer])  # before anything is made
+        if refused:
+            raise UsageError("nothing was created: the mail server refuses " +
+                             "; ".join(f"{a} ({why})" for a, why in refused.items()))
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
+        welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         gamefile.create(game, game_file)
+        try:
+            for m in welcomes:
+                box.send(m)
+        except MailError as e:  # a game whose players were not all told is no game: unmade
+            game_file.unlink()
+            raise MailError(f"{e}; nothing was created, run the same command again later "
+                            "(any welcome mail already sent is void)") from None
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
-        mailgame.MailGame(game, name).send_welcomes(cfg, passwords, box)
-    typer.echo(f"welcome mails sent to {len(game.players)} players")
+    typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
 
 
 @app.command()
@@ -240,9 +258,12 @@ def mail(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
-    from .mail import gateway, parse as mailparse
+    from . import config as configs
+    from .mail import gateway, host, parse as mailparse
 
-    with _mail_site(config) as (cfg, box):
+    # a problem of the host (configuration, files, user) exits 75 without details: the MTA
+    # would pass them on to the sender; they go to the judge's log and the game master
+    with host.guarded(lambda: configs.load(config)) as cfg, _mail_site(config, cfg) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
             typer.echo(f"{len(done)} messages handled")
@@ -286,6 +307,7 @@ def order(
             raise UsageError(f"cannot read {file}: {e.strerror}") from None
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
+    _check_user(game_file)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         accepted = game.submit(GM if gm else as_, text)
@@ -295,6 +317,18 @@ def order(
     for line in accepted.not_judged():
         typer.echo(line)
     _echo_waiting(game)
+
+
+def _check_user(game_file: Path) -> None:
+    """A game of the judge's games directory is changed only by the directory's owner."""
+    try:
+        if game_file.absolute().parent.stat().st_uid == os.geteuid():
+            return  # the common case, without importing the mail modules
+    except OSError:
+        return
+    from .mail import host
+
+    host.check_game_user(game_file)
 
 
 def _echo_waiting(game: Game) -> None:
@@ -413,6 +447,7 @@ def audit(
 def upgrade(game_file: Path) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
+    _check_user(game_file)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         old = game.ruleset.version
@@ -434,6 +469,7 @@ def bot(
 
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
+    _check_user(game_file)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         player = game.player_name(as_)

@@ -40,6 +40,12 @@ class OrderSyntaxError(OrderError):
     kind = "syntax error"
 
 
+class NotAnOrder(OrderSyntaxError):
+    """A line that is no order of the game at all ("Thanks for the game!")."""
+
+    kind = "not an order"
+
+
 class IllegalOrder(OrderError):
     kind = "illegal order"
 
@@ -62,6 +68,14 @@ class StaleOrder(OrderError):
 
 class UnknownPlayer(OrderError):
     kind = "unknown player"
+
+
+class HostError(JudgeError):
+    """A problem of the judge's host, not of the message or the command: an unreadable
+    configuration, a game file or directory the judge's user cannot read or write. Temporary:
+    an MTA piping to `judge mail` keeps the message and tries again once it is fixed."""
+
+    exit_code = 75
 
 
 class VerifyError(JudgeError):

@@ -37,7 +37,10 @@ def test_new_prints_the_passwords_once_and_keeps_only_their_hashes(tmp_path):
     assert check_password(passwords["gm"], mail["gm_password"])
     assert mail["players"]["alice"]["address"] == "alice@players.test"
     welcomes = {m["To"]: text(m) for m in site.take()}
-    assert sorted(welcomes) == [address(p) for p in ("alice", "bob", "carol")]
+    assert sorted(welcomes) == [address(p) for p in ("alice", "bob", "carol")] + ["watcher@watch.test"]
+    observer = welcomes["watcher@watch.test"]  # the observer is welcomed at creation, with the public report
+    assert "You watch it" in observer and "public report, move 1" in observer
+    assert not any(pw in observer for pw in passwords.values()) and "player " not in observer
     assert f"Your password: {passwords['bob']}" in welcomes[address("bob")]
     assert "report for bob, move 1" in welcomes[address("bob")]
     assert passwords["alice"] not in welcomes[address("bob")] and passwords["gm"] not in welcomes[address("bob")]

@@ -30,7 +30,7 @@ def test_orders_are_echoed_applied_and_the_changed_reports_go_out(site):
     game = Game.new("mogul", NAMES, seed=1)
     first = game.awaiting()[0]
     mails = send(site, message(address(first), orders(first, pw[first], "#1 BID")))
-    answer = next(m for m in to(mails, address(first)) if m["Subject"] == "Re: orders")
+    answer = next(m for m in to(mails, address(first)) if m["Subject"] == "Re: orders (game g1)")
     assert answer["In-Reply-To"] and answer["Auto-Submitted"] == "auto-replied"
     body = text(answer)
     assert "OK      bid" in body and "All applied." in body and "move 2: waiting for" in body
@@ -92,10 +92,10 @@ def test_a_reply_full_of_quoted_text_and_a_signature_gives_only_its_orders(site)
     welcome = {m["To"]: m for m in site.take()}
     first = site.load().awaiting()[0]
     quoted = "".join(f"> {line}\n" for line in text(welcome[address(first)]).splitlines())
-    body = f"On Friday the judge wrote:\n{quoted}\nplayer {first} {pw[first]}\n> bid\npass\n\n-- \n{first}\nbid\nsell 3\n"
+    body = f"Hello,\n\nplayer {first} {pw[first]}\npass\n\n-- \n{first}\nbid\nsell 3\n\nOn Friday the judge wrote:\n{quoted}"
     mails = send(site, message(address(first), body, subject=f"Re: {welcome[address(first)]['Subject']}"))
     body = reply(mails, address(first))
-    assert "OK      pass\nAll applied." in body and "lines):\n  On Friday the judge wrote:\n" in body
+    assert "OK      pass\nAll applied." in body and "lines):\n  Hello,\n" in body
     assert site.load().log == [f"1 {first} pass"]
 
 
@@ -132,7 +132,8 @@ def test_oversized_and_binary_messages_are_refused_cleanly(site):
 def test_automatic_mail_gets_no_answer(site):
     new_game(site)
     site.take()
-    assert send(site, message("MAILER-DAEMON@players.test", "game g1\n")) == []
+    bounced = send(site, message("MAILER-DAEMON@players.test", "game g1\n"))
+    assert [m["To"] for m in bounced] == [GM_ADDRESS]  # the sender is never answered, the game master told
     assert send(site, message("judge@judge.test", "game g1\n")) == []
 
 

@@ -6,9 +6,9 @@ from judge.mail import parse as mailparse
 from mailkit import message
 
 
-def test_orders_after_game_and_player_lines_skipping_quotes_signature_and_comments():
-    body = ("Hi judge,\ngame g1\nplayer bob s3cret\n#4 bid   # my bid\n\n> pass\n>> take\n"
-            "sell 2\n-- \nBob\nbid\n")
+def test_orders_after_game_and_player_lines_up_to_a_quote_skipping_comments():
+    body = ("Hi judge,\ngame g1\nplayer bob s3cret\n#4 bid   # my bid\n\nsell 2\n> pass\n>> take\n"
+            "bid\n")
     blocks, stray = mailparse.blocks(mailparse.read(message("bob@x.test", body)).text)
     assert stray == ["Hi judge,"]
     assert [(b.game, b.player, b.password, b.lines) for b in blocks] == [("g1", "bob", "s3cret", ["#4 bid", "sell 2"])]

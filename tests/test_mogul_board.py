@@ -174,7 +174,7 @@ def test_depot_rules_occupied_space_wrong_network_and_bad_names():
     refused(g, "alice", "depot xyz", OrderSyntaxError, "unknown station 'xyz'")
     refused(g, "alice", "depot s", AmbiguousOrder, "'s' could be")
     refused(g, "alice", "depot", OrderSyntaxError, "write depot SPACE")
-    refused(g, "alice", "sell 2", OrderSyntaxError, "write just sell: you sell all your shares")
+    refused(g, "alice", "sell 2", OrderSyntaxError, r"write sell \(all your shares of the box colour\) or sell none")
     refused(g, "alice", "move TOP DOD", IllegalOrder, "only when all 6 are built")
     g.submit("alice", "depot TOP")
     win(g, "bob")

@@ -39,11 +39,16 @@ def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, 
     from judge import ruleset
     from judge.cli import app
 
+    from judge.game import Game
+
     work = tmp_path / "g.toml"
-    shutil.copy(FILES[0].parent / "stock-round.toml", work)
+    game = Game.new("stock-round", bots.NAMES[:4], seed=14)
+    for _ in range(50):
+        bots.play_one(game)
+    gamefile.create(game, work)
     rs = ruleset.get("stock-round")
+    monkeypatch.setattr(rs, "old_versions", (*rs.old_versions, rs.version))
     monkeypatch.setattr(rs, "version", rs.version + 1)  # as if the rules had changed since
-    monkeypatch.setattr(rs, "old_versions", (rs.version - 1,))
     before = gamefile.load(work)
     assert before.ruleset.version == rs.version - 1 and before.ruleset is not rs
     result = CliRunner().invoke(app, ["upgrade", str(work)])

@@ -143,7 +143,7 @@ def test_mogul_board_sell_says_how_many_shares_at_what_price():
     held, price = rs.count(game.state["players"][second], colour), rs.held_by_all(game.state, colour)
     text = render(game.view(second))
     assert f"all your {held} {colour} share{'s' if held != 1 else ''} at {price} points each" in text
-    assert f"sell your {held} {colour} share" in game.view(None)["prompts"][second]
+    assert f"sell all your {held} {colour} share{'s' if held != 1 else ''} or none" in game.view(None)["prompts"][second]
 
 
 def test_mogul_board_prompt_to_a_player_without_box_shares_says_sell_sells_nothing():

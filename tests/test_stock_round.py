@@ -1,5 +1,9 @@
 """stock-round: "Anyone wants a share?", the Pool, buying, re-issue, the train-mix bump,
-directorship, limits, the game master's operating results, whole bot games and replay."""
+directorship, limits, the game master's operating results, whole bot games and replay.
+
+These games are played by version 1 of the rules, which the game files written before
+version 2 keep (never strand a running game); the 1830 rules of version 2 are tested through
+the command line in tests/test_stock_round_1830.py."""
 import re
 
 import pytest
@@ -8,15 +12,19 @@ from judge import bots, gamefile
 from judge.errors import GameFileError, IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.game import Game
 from judge.report import render
+from judge.rng import Rng
 from judge.ruleset import GM, get
 
-SR = get("stock-round")
+SR = get("stock-round").at_version(1)  # see the module docstring
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
 
 def new(n=4, **options) -> Game:
-    return Game.new("stock-round", NAMES[:n], seed=5, setup={"priority": "alice"},
+    """A game of version 1 (Game.new starts the current version; the rest is the same)."""
+    game = Game.new("stock-round", NAMES[:n], seed=5, setup={"priority": "alice"},
                     options={k: str(v) for k, v in options.items()})
+    state = Game._initial_state(SR, game.players, game.options, Rng(5), game.setup)
+    return Game(SR, game.players, game.options, game.setup, Rng(5), state, [])
 
 
 def play(game: Game, *moves: str) -> None:
@@ -427,7 +435,7 @@ def test_everything_is_public():
     for fact in ("Sale in progress: bob sells FTR, 2 shares left at $90", "still to be asked in this pass: carol, dave, alice, FTR",
                  "Priority deal: alice", "  offer yes\n  offer no\n"):
         assert fact in text
-    assert re.search(r"alice +270 +1 +FTR 2\(dir\)", text) and re.search(r"FTR +Arima +90 +90 +alice +360", text)
+    assert re.search(r"alice +270 +450 +1 +FTR 2\(dir\)", text) and re.search(r"FTR +Arima +90 +90 +alice +360", text)
     assert "FTR" in text.split("Stock market")[1].split("Company")[0]  # the token on the grid
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 from .. import gamefile
-from . import parse as mailparse
-from ..errors import GameFileError, JudgeError
+from . import bounces, parse as mailparse
+from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
 from .mailgame import MailGame, is_address, journal_path, record
 from .outbox import compose
 from .passwords import hash_password, new_password
@@ -38,6 +39,12 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
     if msg.automatic or msg.sender == cfg.address:
+        if bounces.is_bounce(raw, msg.sender):
+            outcome, note = bounces.report(raw, cfg, msg.subject)
+            log(outcome=outcome)
+            if note is not None:
+                outbox.send(note)
+            return f"{msg.message_id}: a bounce, the game master told" if note else f"{msg.message_id}: a bounce, logged"
         log(outcome="ignored: an automatic message (not answered, against mail loops)")
         return f"{msg.message_id}: ignored (automatic)"
     if msg.problem:
@@ -58,7 +65,8 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         text, more = handle_block(block, msg, cfg, now)
         sections.append(text)
         mails += more
-    outbox.send(compose(cfg, msg.sender, _re(msg.subject), "\n\n".join(sections) + "\n", msg.message_id))
+    subject = reply_subject(msg.subject, [b.game for b in blocks])
+    outbox.send(compose(cfg, msg.sender, subject, "\n\n".join(sections) + "\n", msg.message_id))
     for m in mails:
         outbox.send(m)
     return f"{msg.message_id}: {len(blocks)} game(s), answered, {len(mails)} other mail(s)"
@@ -67,6 +75,14 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
 def _re(subject: str) -> str:
     subject = subject or "your orders"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def reply_subject(subject: str, games: list[str]) -> str:
+    """The answer's subject: "Re: " and the player's subject, naming the games answered."""
+    subject = _re(subject)
+    missing = [g for g in dict.fromkeys(games)
+               if not re.search(rf"\bgame\s+{re.escape(g)}\b", subject, re.I)]
+    return subject + "".join(f" (game {g})" for g in missing)
 
 
 def handle_block(block, msg, cfg, now) -> tuple[str, list]:
@@ -104,9 +120,8 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
             gamefile.save(game, path)
             log(outcome=run.outcome(), lines=block.lines, results=run.echo)
             mails = run.mails + mg.mails(cfg, before, run.notices) if run.ok else []
-    except GameFileError as e:
-        log(outcome=f"refused: game file unreadable: {e}")
-        return f"{head}: the game file cannot be read ({e}). Nothing was changed; please tell the game master.", []
+    except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
+        raise HostError(f"game {block.game}: {e}") from None
     who_text = "the game master" if who == GM else who
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
     text += game.waiting_line() + "\n" + mg.deadline_text() + "\n"
@@ -201,6 +216,7 @@ class Run:
                 except JudgeError as first:
                     error = first
                     break
+            error = not_an_order(self.game, error)
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
             return
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
@@ -257,6 +273,20 @@ class Run:
         if name == GM:
             raise JudgeError("the game master is not a player")
         return name
+
+
+def not_an_order(game, error: JudgeError) -> JudgeError:
+    """A line refused as out of turn or as bad syntax that begins with no order word of the
+    game at all ("Thanks for the game!") is "not an order", which tells the player more."""
+    verbs = getattr(game.ruleset, "verbs", ())
+    line = getattr(error, "line", "")
+    if not verbs or not line or not isinstance(error, (NotYourTurn, GameOver, OrderSyntaxError)):
+        return error
+    first = line.lstrip("#0123456789 ").split(maxsplit=1)
+    if first and first[0].lower() in verbs:
+        return error
+    return NotAnOrder(f"orders begin with {', '.join(verbs)}; end your orders with a line 'end' "
+                      "before anything else you write", line)
 
 
 def _arrival_order(folder: Path) -> list[str]:

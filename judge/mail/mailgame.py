@@ -19,11 +19,12 @@ from ..ruleset import GM
 from .outbox import compose
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
-_ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[A-Za-z0-9.-]+\.[A-Za-z0-9-]+$")
+_ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 
 
 def is_address(text: str) -> bool:
-    """A plain mail address, local@domain.tld: no names, lists or brackets."""
+    """A plain mail address, local@domain.tld or local@host (user@localhost on a judge's own
+    host): no names, lists or brackets."""
     return bool(_ADDRESS.match(text))
 
 
@@ -146,14 +147,29 @@ class MailGame:
         text = self.deadline_text() + "\n"
         if who is not None:
             name = "gm" if who == GM else who
+            orders = self.game.view(who).get("orders") or []
+            example = f"#{self.game.move} {orders[0]}" if orders else "#MOVE ORDER"
             text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
-                     f"or write to {cfg.address}:\n  game {self.name}\n  player {name} YOUR-PASSWORD\n"
-                     "  one order a line\n")
+                     f"or write to {cfg.address}. A good order message, whole:\n\n"
+                     f"  game {self.name}\n  player {name} YOUR-PASSWORD\n  {example}\n  end\n\n"
+                     "One order a line, above anything else you write. The judge reads no further\n"
+                     "than 'end', a quote (>), \"On ... wrote:\", a signature (-- ) or a closing.\n")
         return text
 
     def send_welcomes(self, cfg, passwords: dict, outbox) -> None:
-        for p in self.game.players:
-            outbox.send(self.welcome(cfg, p, passwords[p]))
+        for m in self.welcomes(cfg, passwords):
+            outbox.send(m)
+
+    def welcomes(self, cfg, passwords: dict) -> list:
+        """The welcome mails of a new game: each player's, and the observers' (public) one."""
+        out = [self.welcome(cfg, p, passwords[p]) for p in self.game.players]
+        rs = self.game.ruleset
+        for address in self.m["observers"]:
+            body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
+                    f"You watch it: you get the public report after every change. The players are "
+                    f"{', '.join(self.game.players)}.\n\n" + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
+            out.append(compose(cfg, address, f"game {self.name}: welcome, observer", body))
+        return out
 
     def welcome(self, cfg, player: str, password: str):
         rs = self.game.ruleset

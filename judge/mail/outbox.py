@@ -78,3 +78,30 @@ class SmtpOutbox:
 
 def open_outbox(cfg):
     return MaildirOutbox(cfg.maildir) if cfg.maildir is not None else SmtpOutbox(cfg.smtp)
+
+
+def refused_recipients(cfg, addresses: list[str]) -> dict[str, str]:
+    """Ask the SMTP server, without sending anything, which addresses it refuses outright
+    (a 5xx answer to RCPT TO): {address: the server's answer}. A Maildir outbox refuses none.
+    A server that cannot be reached, or answers 4xx, raises MailError (temporary)."""
+    if cfg.maildir is not None:
+        return {}
+    box, refused = SmtpOutbox(cfg.smtp), {}
+    try:
+        conn = box.conn = box._connect()
+        conn.ehlo_or_helo_if_needed()
+        code, text = conn.mail(cfg.address)
+        if code >= 400:
+            raise smtplib.SMTPSenderRefused(code, text, cfg.address)
+        for address in addresses:
+            code, text = conn.rcpt(address)
+            if code >= 500:
+                refused[address] = f"{code} {text.decode('utf-8', 'replace')}"
+            elif code >= 400:
+                raise smtplib.SMTPRecipientsRefused({address: (code, text)})
+        conn.rset()
+    except (OSError, smtplib.SMTPException) as e:
+        raise MailError(f"cannot reach the mail server {cfg.smtp['host']} to check the addresses: {e}") from None
+    finally:
+        box.close()
+    return refused

@@ -1,8 +1,11 @@
 """Reading one incoming message: who sent it, its Message-ID, its plain text, and the blocks
 of commands in it (`game NAME`, `player NAME PASSWORD`, then orders one a line).
 
-Quoted lines (`>`), everything after a signature separator (`-- `) or an `end` line, and
-HTML parts are ignored. A message larger than MAX_MESSAGE or with a binary part is refused.
+The orders of a reply end where the mail client's own text begins: a quoted-reply header
+("On ... wrote:", "Am ... schrieb ...:", an Outlook "From: ... Sent: ..." block), a quoted line
+(`>`), a signature separator (`-- `), a phone footer ("Sent from my iPhone"), a closing
+("Thanks", "Danke", ...) or an `end` line (judge/mail/replies.py). HTML parts are ignored. A
+message larger than MAX_MESSAGE or with a binary part is refused.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 from email.utils import parseaddr
 
 from ..orders import order_lines
+from . import replies
 
 MAX_MESSAGE = 1024 * 1024
 _IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature"}
@@ -48,7 +52,7 @@ def read(raw: bytes) -> Incoming:
     else:
         msg = email.message_from_bytes(raw, policy=policy)
     sender = parseaddr(str(msg.get("From", "")))[1].lower()
-    message_id = str(msg.get("Message-ID", "")).strip() or "<sha256-" + hashlib.sha256(raw).hexdigest() + ">"
+    message_id = str(msg.get("Message-ID", "")).strip() or fallback_id(raw)
     subject = " ".join(str(msg.get("Subject", "")).split())
     auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
     precedence = str(msg.get("Precedence", "")).strip().lower()
@@ -78,6 +82,24 @@ def read(raw: bytes) -> Incoming:
     return incoming
 
 
+# The headers that the sender wrote; what the MTA adds on each delivery (Received,
+# Delivered-To, Return-Path, X-Original-To, the mbox "From " line...) is left out.
+_SENDERS_HEADERS = {b"from", b"to", b"cc", b"subject", b"date", b"in-reply-to", b"references",
+                    b"mime-version", b"content-type", b"content-transfer-encoding"}
+
+
+def fallback_id(raw: bytes) -> str:
+    """A Message-ID for a message without one, the same on every delivery of it: a hash of
+    its body and of the headers its sender wrote."""
+    head, _, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    digest = hashlib.sha256()
+    for field in re.split(rb"\n(?![ \t])", head):  # each header with its continuation lines
+        if field.split(b":", 1)[0].strip().lower() in _SENDERS_HEADERS:
+            digest.update(field + b"\n")
+    digest.update(b"\n" + body)
+    return "<sha256-" + digest.hexdigest() + ">"
+
+
 def _text(part) -> str:
     try:
         return part.get_content()
@@ -86,15 +108,25 @@ def _text(part) -> str:
 
 
 def command_lines(text: str) -> list[str]:
-    """The lines that count: no quoted lines, nothing after `-- ` or `end`, no comments."""
+    """The lines that count, without comments: the writer's own lines up to where the mail
+    client's text begins (a quote or reply header after them, a signature, a closing, `end`).
+    Quotes and reply headers before any line of the writer's own (a bottom-post) are skipped."""
     out = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line == "--" or line.lower() == "end":  # a signature separator "-- ", or the end
+    own = False  # a line of the writer's own has been read
+    lines = [line.strip() for line in replies.normalise(text).splitlines()] + [""]
+    i = 0
+    while i < len(lines) - 1:
+        line = lines[i]
+        if replies.ends_orders(line):
             break
-        if line.startswith(">"):
-            continue
-        out.extend(order_lines(line))
+        quoted = replies.quote_lines(line, lines[i + 1])
+        if quoted and own:
+            break
+        if not quoted:
+            found = order_lines(line)
+            out.extend(found)
+            own = own or bool(found)
+        i += quoted or 1
     return out
 
 

@@ -279,7 +279,8 @@ class Mogul(Ruleset):
             raise OrderSyntaxError(f"unknown order '{w[0]}' (orders: {', '.join(self.verbs)})", text)
         args = w[1:]
         if verb in self.arity:
-            if len(args) != self.arity[verb][0]:
+            counts = self.arity[verb][0]
+            if len(args) not in (counts if isinstance(counts, tuple) else (counts,)):
                 raise OrderSyntaxError(self.arity[verb][1], text)
         elif args:
             raise OrderSyntaxError(f"'{verb}' takes nothing after it", text)

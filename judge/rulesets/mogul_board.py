@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cached_property, lru_cache
 
-from ..errors import IllegalOrder, UsageError
+from ..errors import GameFileError, IllegalOrder, OrderSyntaxError, UsageError
 from ..orders import Order, pick
 from ..ruleset import emit, fail, register
 from .mogul import CRASH, Mogul, border, company
@@ -25,7 +25,8 @@ from .mogul import CRASH, Mogul, border, company
 class MogulBoard(Mogul):
     name = "mogul-board"
     title = "Mogul, the board game"
-    version = 1
+    version = 2  # 2: `sell none`, the default of a second who misses the deadline
+    old_versions = (1,)
     min_players, max_players = 3, 5
     options = ()
     # fewer than 38 rounds (one a card); an auction takes at most 45 bids (every chip once), 4 passes and
@@ -33,7 +34,7 @@ class MogulBoard(Mogul):
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
     arity = {
-        "sell": (0, "write just sell: you sell all your shares of the box colour, or none and build a depot"),
+        "sell": ((0, 1), "write sell (all your shares of the box colour) or sell none"),
         "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
         "move": (2, "write move FROM TO (stations' short names, as on the map)"),
     }
@@ -80,8 +81,54 @@ class MogulBoard(Mogul):
         c, name = company(card), self.data["companies"][company(card)]["name"]
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} ({c}) share with a {border(card)} box ({card})"
 
+    def check_data(self) -> None:
+        """Raise GameFileError naming the first inconsistency of games/mogul-board.toml (a game
+        master may edit it): card counts per company, placard cards, map spaces and networks."""
+        def bad(what):
+            raise GameFileError(f"games/{self.name}.toml: {what}")
+
+        d = self.data
+        colours = list(d["colours"])
+        for table in ("companies", "deck", "networks"):
+            if sorted(d[table]) != sorted(colours):
+                bad(f"[{table}] must name the colours {', '.join(colours)}, not {', '.join(d[table]) or 'none'}")
+        cards = Counter()
+        for colour, boxes in d["deck"].items():
+            for box, n in boxes.items():
+                if box not in colours or box == colour:
+                    bad(f"[deck.{colour}] {box} = {n}: a box colour is another company's colour ({', '.join(colours)})")
+                if type(n) is not int or n < 0:
+                    bad(f"[deck.{colour}] {box} = {n}: a count of cards is a whole number")
+                cards[f"{colour}/{box}"] = n
+        for colour, info in d["companies"].items():
+            held = sum(d["deck"][colour].values())
+            if info.get("shares") != held:
+                bad(f"[companies.{colour}] shares = {info.get('shares')}, but [deck.{colour}] has {held} {colour} cards "
+                    "(each card shows its company's total)")
+        for n in range(self.min_players, self.max_players + 1):
+            placard = d["placard"].get(str(n))
+            if not isinstance(placard, list) or len(placard) != n:
+                bad(f"[placard] {n} must list {n} start positions")
+            dealt = Counter(c for seat in placard for c in seat)
+            for card, k in dealt.items():
+                if k > cards.get(card, 0):
+                    bad(f"[placard] {n}: the card {card} is not in the deck" if not cards.get(card)
+                        else f"[placard] {n}: {k} {card} cards but the deck has {cards[card]}")
+        stations = d["stations"]
+        for colour, spaces in d["networks"].items():
+            for s in spaces:
+                if s not in stations:
+                    bad(f"[networks] {colour}: {s} is not a station space of [stations]")
+            if len(set(spaces)) != len(spaces):
+                bad(f"[networks] {colour} lists a station space twice")
+        for s in stations:
+            lines = [c for c, spaces in d["networks"].items() if s in spaces]
+            if not 1 <= len(lines) <= 2:
+                bad(f"[stations] {s} lies on {len(lines)} networks; a space lies on one or two")
+
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
+        self.check_data()
         order = setup.get("seats")
         if order is not None:
             if not isinstance(order, list) or sorted(map(str, order)) != sorted(state["seats"]):
@@ -113,19 +160,21 @@ class MogulBoard(Mogul):
         return ""
 
     def sell_options(self, state, player) -> list[str]:
-        """`sell`, or instead a depot built (or moved, with all built) on the box network."""
+        """`sell` (and `sell none`), or instead a depot built (or moved, with all built) on the
+        box network."""
         depots = state["players"][player]["depots"]
         empty = self.empty_spaces(state, self.sell_colour(state))
+        sells = ["sell", "sell none"] if self.version >= 2 else ["sell"]
         if len(depots) < self.data["depots_each"]:
-            return ["sell"] + [f"depot {s}" for s in empty]
-        return ["sell"] + [f"move {a} {b}" for a in depots for b in empty]
+            return sells + [f"depot {s}" for s in empty]
+        return sells + [f"move {a} {b}" for a in depots for b in empty]
 
     def action_orders(self, state, player) -> list[str]:
         return (["take"] if state["phase"] == "winner" else []) + self.sell_options(state, player)
 
     def second_idle(self, state) -> str:
         second, colour = state["second"], self.sell_colour(state)
-        if self.count(state["players"][second], colour) or self.sell_options(state, second) != ["sell"]:
+        if self.count(state["players"][second], colour) or any(o.startswith(("depot", "move")) for o in self.sell_options(state, second)):
             return ""
         return f"{second} has no {colour} shares to sell and cannot build on the {colour} network."
 
@@ -138,7 +187,11 @@ class MogulBoard(Mogul):
         colour = self.sell_colour(state)
         build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
-        sell = f"sell your {held} {colour} share{'s' if held != 1 else ''}" if held else f"sell (nothing: no {colour} shares)"
+        shares = f"{held} {colour} share{'s' if held != 1 else ''}"
+        if not held:
+            sell = f"sell (nothing: no {colour} shares)"
+        else:
+            sell = f"sell all your {shares} or none" if self.version >= 2 else f"sell your {shares}"
         option = f"{sell}, or instead {build} the {colour} network"
         return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
 
@@ -148,7 +201,13 @@ class MogulBoard(Mogul):
                 raise IllegalOrder("the winner took the card: you sell, or build a depot instead", text)
             return Order(player, "take")
         if verb == "sell":
-            return Order(player, "sell")
+            if not args:
+                return Order(player, "sell")
+            if self.version < 2 or args[0] != "none":
+                usage = "write sell (all your shares of the box colour) or sell none" if self.version >= 2 else \
+                    "write just sell: you sell all your shares of the box colour, or none and build a depot"
+                raise OrderSyntaxError(usage, text)
+            return Order(player, "sell", ("none",))
         built, most = len(state["players"][player]["depots"]), self.data["depots_each"]
         if verb == "depot":
             if built >= most:
@@ -175,12 +234,13 @@ class MogulBoard(Mogul):
             raise IllegalOrder(f"{space} holds {whose} depot already; one depot per space", text)
 
     def default_order(self, state, player):
-        return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])
+        second = "sell none" if self.version >= 2 else "sell"
+        return {"auction": "pass", "winner": "take", "second": second}.get(state["phase"])
 
     # ---- carrying out -------------------------------------------------------------------
     def do_sell(self, state, order) -> None:
         held = self.count(state["players"][order.player], self.sell_colour(state))
-        self.sell(state, order.player, held)
+        self.sell(state, order.player, 0 if order.args == ("none",) else held)
         self.after_sell_option(state)
 
     def do_depot(self, state, order) -> None:
@@ -288,6 +348,8 @@ class MogulBoard(Mogul):
         if w[0] == "take":
             c = view["revealed"]["company"]
             return 1 + self.future_reveals(view, c) + 0.5 * me["shares"].get(c, 0)
+        if order == "sell none":
+            return 0.0
         if w[0] == "sell":
             box = view["revealed"]["box"]
             k = me["shares"].get(box, 0)
@@ -314,6 +376,7 @@ class MogulBoard(Mogul):
         sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held
                 else f"nothing: you hold no {colour} shares")
         out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
+        out += [Form("sell none", note=f"keep your {colour} shares" if held else "the same")] * ("sell none" in orders)
         if len(depots) < self.data["depots_each"]:
             return out + form("depot SPACE", [(Word(empty),)] if empty else [], f"build on the {colour} network")
         return out + form("move FROM TO", [(Word(tuple(depots)), Word(empty))] if empty else [],

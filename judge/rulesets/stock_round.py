@@ -8,6 +8,12 @@ takes one makes the Pool absorb a share at a reduced price. Every decision is an
 
 Everything is public, as in all 18xx games; the market, trains and limits are in
 games/stock-round.toml (a documented stand-in).
+
+Version 2 adds the 1830 rules the variant leans on (RULINGS §4): no sales in the first stock
+round, the director's certificate passing on a sale, the Pool's 50% limit, sold-out companies
+rising, only floated companies operating, operating rounds per phase, the director's emergency
+money for a train and trains sold between companies. Files of version 1 keep its rules
+(`self.version < 2`).
 """
 from __future__ import annotations
 
@@ -20,8 +26,9 @@ from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
-PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue")
+PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt")
 GM_VERBS = ("operate", "train", "done", "end")
+NEW_RULES = 2  # the version that brought the 1830 rules
 MAX_ROUNDS = 20
 
 
@@ -31,19 +38,28 @@ def plural(n: int, word: str) -> str:
 
 @register
 class StockRound(Ruleset):
+    verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 1
+    version = 2
+    old_versions = (1,)
     min_players, max_players = 3, 6
     options = (
-        Option("rounds", 6, f"the game ends after this many operating rounds (1 to {MAX_ROUNDS}) "
-                            "unless the game master ends it sooner or the bank breaks"),
+        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
+                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
+                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
     )
     # Per stock round, each player buys at most 6 shares of each company before selling it
     # and sells it at most 6 times (no buying back after a sale): at most 60 acting turns a
     # player, 720 orders for 6 players, 2,166 passes, 2,160 sale decisions, 5 re-issues; an
-    # operating round takes at most 6 orders plus the 20 trains of the game.
-    max_moves = MAX_ROUNDS * 5100 + 40
+    # operating round takes at most 6 orders plus the 20 trains of the game. Version 2: up to 3
+    # operating rounds a set, each with at most 5 results, 5 trains bought from companies,
+    # 50 emergency sales and `done`.
+    max_moves = MAX_ROUNDS * 5300 + 40
+
+    @property
+    def new_rules(self) -> bool:
+        return self.version >= NEW_RULES
 
     # ---- components ---------------------------------------------------------------------
     @property
@@ -103,6 +119,7 @@ class StockRound(Ruleset):
             round=0, or_round=0, phase="stock", bank=self.data["bank"] - each * len(seats), broken=False,
             priority=priority, turn=priority, passes=0, last_actor="", sold="",
             sold_round={p: [] for p in seats}, reissue=[], operated=[], sale={},
+            **({"or_count": 1, "or_in_set": 0, "traded": [], "emergency": {}} if self.new_rules else {}),
             players={p: {"money": each} for p in seats},
             companies={co: self.new_company(seats) for co in self.companies},
             trains={"bank": {t["type"]: t["count"] for t in self.data["trains"]},
@@ -112,8 +129,9 @@ class StockRound(Ruleset):
         self.start_stock_round(state)
 
     def new_company(self, seats) -> dict:
-        return {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
-                "pool": 0, "ipo": self.data["shares"], "held": 0, "offered": 0, "trains": []}
+        c = {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
+             "pool": 0, "ipo": self.data["shares"], "held": 0, "offered": 0, "trains": []}
+        return {**c, "floated": False} if self.new_rules else c
 
     # ---- holdings -----------------------------------------------------------------------
     def certs(self, state, p) -> int:
@@ -162,9 +180,43 @@ class StockRound(Ruleset):
         return self.why_not_hold(state, p, co, shares=self.data["director_shares"])
 
     def sellable(self, state, p, co) -> int:
-        """Shares of `co` that `p` may sell: the director's certificate stays."""
+        """Shares of `co` that `p` may sell in a stock round. Version 1: the director's
+        certificate stays. Version 2 (1830): none in the first stock round; the director may sell
+        it when another player holds 2 shares or more (and so takes the directorship); never
+        more than the Pool could take within its 50%."""
         c = state["companies"][co]
-        return c["shares"][p] - (self.data["director_shares"] if c["director"] == p else 0)
+        n = c["shares"][p]
+        if not self.new_rules:
+            return n - (self.data["director_shares"] if c["director"] == p else 0)
+        if state["round"] == 1:
+            return 0
+        if c["director"] == p and self.others_most(state, p, co) < self.data["director_shares"]:
+            n -= self.data["director_shares"]
+        return max(0, min(n, self.data["pool_limit"] - c["pool"]))
+
+    def others_most(self, state, p, co) -> int:
+        return max(n for q, n in state["companies"][co]["shares"].items() if q != p)
+
+    def why_not_sell(self, state, p, co, n) -> str:
+        c = state["companies"][co]
+        held = c["shares"][p]
+        if self.new_rules and state["round"] == 1:
+            return "no shares are sold in the first stock round (1830)"
+        if not held:
+            return f"you hold no {co} shares"
+        if n > held:
+            return f"you hold only {plural(held, co + ' share')}"
+        can = self.sellable(state, p, co)
+        if n <= can:
+            return ""
+        if not self.new_rules:
+            return f"you may sell only {plural(can, co + ' share')} (the director's certificate cannot be sold)"
+        room = self.data["pool_limit"] - c["pool"]
+        if n > room:
+            return (f"the Pool holds {plural(c['pool'], co + ' share')} and may hold at most {self.data['pool_limit']} "
+                    f"(50%): you may sell at most {room}")
+        return (f"you may sell only {plural(can, co + ' share')}: you keep the director's certificate until another "
+                f"player holds {self.data['director_shares']} or more {co} shares to take the directorship")
 
     def fix_director(self, state, co) -> None:
         """Another player holding more shares than the director takes the directorship
@@ -177,7 +229,8 @@ class StockRound(Ruleset):
                 best = q
         if best != d:
             c["director"] = best
-            emit(state, f"{best} holds more {co} shares than {d} and becomes its director.")
+            swap = f" ({d} exchanges the director's certificate for two of {best}'s shares)" if self.new_rules else ""
+            emit(state, f"{best} holds more {co} shares than {d} and becomes its director{swap}.")
 
     def round_from(self, state, p) -> list[str]:
         seats = state["seats"]
@@ -201,6 +254,8 @@ class StockRound(Ruleset):
         if state["sale"]:
             head = state["sale"]["queue"][0]
             return [state["companies"][state["sale"]["company"]]["director"] if head == COMPANY else head]
+        if state.get("emergency"):
+            return [state["companies"][state["emergency"]["company"]]["director"]]
         if phase == "reissue":
             return [state["companies"][state["reissue"][0]]["director"]]
         if phase == "stock":
@@ -216,6 +271,10 @@ class StockRound(Ruleset):
             co = sale["company"]
             who = f"for {co} itself" if sale["queue"][0] == COMPANY else "for yourself"
             return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)} {who}"
+        if state.get("emergency"):
+            e = state["emergency"]
+            return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
+                    "(sell COMPANY N), or bankrupt when no sale is possible")
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
@@ -225,7 +284,8 @@ class StockRound(Ruleset):
                 return "buy one share or par a company, or pass"
             return "sell, buy one share, par a company, or pass"
         if phase == "operating":
-            return "operating results: operate CO REVENUE pay|withhold, train CO TYPE, done, end"
+            trade = ", train CO TYPE from CO PRICE" if self.new_rules else ""
+            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{trade}, done, end"
         return ""
 
     def legal_orders(self, state, player) -> list[str]:
@@ -233,6 +293,9 @@ class StockRound(Ruleset):
             return []
         if state["sale"]:
             return ["offer yes", "offer no"]
+        if state.get("emergency"):
+            sales = [f"sell {co} {n}" for co in self.companies for n in self.emergency_sales(state, co)]
+            return sales or ["bankrupt"]
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
@@ -248,13 +311,18 @@ class StockRound(Ruleset):
         return orders + ["pass"]
 
     def gm_orders(self, state) -> list[str]:
-        """The game master's orders: every train purchase, and for each company to operate
-        a range of typical revenues (any multiple of 10 is accepted)."""
+        """The game master's orders: every train purchase (from another company: at $1 and at
+        its cost), and for each company to operate a range of typical revenues (any multiple of
+        10 is accepted)."""
         orders = []
         kind = self.next_train(state)
-        for co in self.started(state):
+        for co in self.operating(state):
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
+            for seller in self.operating(state) if self.new_rules else ():
+                for t in sorted(set(state["companies"][seller]["trains"])):
+                    orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
+                               if not self.why_not_trade(state, co, t, seller, price)]
             if co in state["operated"]:
                 continue
             orders.append(f"operate {co} 0 withhold")
@@ -268,12 +336,24 @@ class StockRound(Ruleset):
     def default_order(self, state, player):
         if state["sale"]:
             return "offer no"
+        if state.get("emergency"):
+            return None  # the director's choice of shares: the judge's bot picks for a late director
         if state["phase"] == "reissue":
             return f"reissue {state['reissue'][0]} 0"
         return "pass" if state["phase"] == "stock" else None
 
     def started(self, state) -> list[str]:
         return [co for co in self.companies if state["companies"][co]["director"]]
+
+    def operating(self, state) -> list[str]:
+        """The companies that operate: version 2 only the floated ones (60% sold)."""
+        return [co for co in self.started(state) if not self.new_rules or state["companies"][co]["floated"]]
+
+    def float_check(self, state, co) -> None:
+        c = state["companies"][co]
+        if self.new_rules and not c["floated"] and self.data["shares"] - c["ipo"] >= self.data["float_shares"]:
+            c["floated"] = True
+            emit(state, f"{co} floats ({self.data['float_shares'] * 10}% sold): it operates from the next operating round.")
 
     # ---- parsing ------------------------------------------------------------------------
     def parse(self, state, player, text) -> Order:
@@ -287,6 +367,10 @@ class StockRound(Ruleset):
             raise NotYourTurn(f"'{verb}' is the game master's order (operating results)", text)
         if verb not in PLAYER_VERBS:
             raise OrderSyntaxError(f"unknown order '{verb}' (orders: {', '.join(PLAYER_VERBS)})", text)
+        if state.get("emergency"):
+            return self.parse_emergency(state, player, verb, args, text)
+        if verb == "bankrupt":
+            raise IllegalOrder("bankrupt is for a director who cannot raise the money for a company's train", text)
         if state["sale"]:
             if verb != "offer":
                 raise IllegalOrder(f"a sale of {state['sale']['company']} is in progress: {self.prompt(state, player)}", text)
@@ -314,10 +398,9 @@ class StockRound(Ruleset):
                 raise OrderSyntaxError("sell at least 1 share (or pass)", text)
             if state["sold"]:
                 raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
-            can = self.sellable(state, player, co)
-            if n > can:
-                note = " (the director's certificate cannot be sold)" if state["companies"][co]["director"] == player else ""
-                raise IllegalOrder(f"you may sell only {plural(can, co + ' share')}{note}", text)
+            why = self.why_not_sell(state, player, co, n)
+            if why:
+                raise IllegalOrder(why, text)
             return Order(player, "sell", (co, n))
         if verb == "buy":
             if len(args) != 2:
@@ -334,6 +417,63 @@ class StockRound(Ruleset):
         if why:
             raise IllegalOrder(why, text)
         return Order(player, "par", (co, par))
+
+    def parse_emergency(self, state, player, verb, args, text) -> Order:
+        e = state["emergency"]
+        if verb == "bankrupt":
+            if args:
+                raise OrderSyntaxError("'bankrupt' takes nothing after it", text)
+            sales = self.legal_orders(state, player)
+            if sales != ["bankrupt"]:
+                raise IllegalOrder(f"you can still raise money: {', '.join(sales[:4])}{' ...' if len(sales) > 4 else ''}", text)
+            return Order(player, "bankrupt")
+        if verb != "sell":
+            raise IllegalOrder(f"{e['company']} needs a {e['train']} train: {self.prompt(state, player)}", text)
+        if len(args) != 2:
+            raise OrderSyntaxError("write sell COMPANY N", text)
+        co = pick(args[0], self.companies, text, what="company")
+        n = parse_count(args[1], text)
+        if n == 0:
+            raise OrderSyntaxError("sell at least 1 share", text)
+        why = self.why_not_emergency_sale(state, player, co, n)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(player, "sell", (co, n))
+
+    def due(self, state) -> int:
+        """What the director must still raise for the emergency train."""
+        e = state["emergency"]
+        c = state["companies"][e["company"]]
+        return self.train(e["train"])["cost"] - c["treasury"] - state["players"][c["director"]]["money"]
+
+    def why_not_emergency_sale(self, state, p, co, n) -> str:
+        """1830: to the Pool within its 50%; not giving up the directorship of the company
+        buying the train; no more shares than needed."""
+        c = state["companies"][co]
+        held, price = c["shares"][p], self.price(state, co) if c["token"] else 0
+        if not held:
+            return f"you hold no {co} shares"
+        if n > held:
+            return f"you hold only {plural(held, co + ' share')}"
+        room = self.data["pool_limit"] - c["pool"]
+        if n > room:
+            return f"the Pool holds {plural(c['pool'], co + ' share')} and may hold at most {self.data['pool_limit']} (50%)"
+        if c["director"] == p:
+            keep = self.data["director_shares"]
+            if co == state["emergency"]["company"]:
+                keep = max(keep, self.others_most(state, p, co))
+                if held - n < keep:
+                    return f"you would give up the directorship of {co}, whose train you pay for: sell at most {held - keep}"
+            elif self.others_most(state, p, co) < keep and held - n < keep:
+                return f"you keep the director's certificate of {co} (nobody else holds {keep} shares): sell at most {held - keep}"
+        if (n - 1) * price >= self.due(state):
+            return f"you need ${self.due(state)}: {plural(n - 1, co + ' share')} at ${price} will do (sell no more than needed)"
+        return ""
+
+    def emergency_sales(self, state, co) -> list[int]:
+        p = self.awaiting(state)[0]
+        held = state["companies"][co]["shares"][p]
+        return [n for n in range(1, held + 1) if not self.why_not_emergency_sale(state, p, co, n)]
 
     def parse_reissue(self, state, player, verb, args, text) -> Order:
         co = state["reissue"][0]
@@ -360,6 +500,10 @@ class StockRound(Ruleset):
                 raise IllegalOrder("a sale is in progress: end the game when it is complete", text)
         if verb == "end":
             return Order(GM, "end")
+        if state.get("emergency"):
+            e = state["emergency"]
+            director = state["companies"][e["company"]]["director"]
+            raise NotYourTurn(f"{director} is raising money for {e['company']}'s {e['train']} train; the results go on after that", text)
         if state["phase"] != "operating":
             raise NotYourTurn(f"the stock round is on; operating results come after it ({self.prompt(state, self.awaiting(state)[0])})", text)
         if verb == "done":
@@ -372,9 +516,16 @@ class StockRound(Ruleset):
         co = pick(args[0], self.companies, text, what="company")
         if not state["companies"][co]["director"]:
             raise IllegalOrder(f"{co} has not started", text)
+        if co not in self.operating(state):
+            c = state["companies"][co]
+            raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
+                               f"sold; it operates once {self.data['float_shares']} are (1830)", text)
         if verb == "train":
+            if self.new_rules and len(args) == 5 and args[2] == "from":
+                return self.parse_trade(state, co, args, text)
             if len(args) != 2:
-                raise OrderSyntaxError("write train COMPANY TYPE", text)
+                usage = " or train COMPANY TYPE from COMPANY PRICE" if self.new_rules else ""
+                raise OrderSyntaxError(f"write train COMPANY TYPE{usage}", text)
             kind = pick(args[1], self.train_types(), text, what="train")
             why = self.why_not_train(state, co, kind)
             if why:
@@ -392,16 +543,57 @@ class StockRound(Ruleset):
             raise IllegalOrder("there is nothing to pay: operate with 0 withhold", text)
         return Order(GM, "operate", (co, revenue, how))
 
+    def parse_trade(self, state, buyer, args, text) -> Order:
+        kind = pick(args[1], self.train_types(), text, what="train")
+        seller = pick(args[3], self.companies, text, what="company")
+        price = parse_count(args[4], text, what="price")
+        why = self.why_not_trade(state, buyer, kind, seller, price)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (buyer, kind, "from", seller, price))
+
+    def why_not_trade(self, state, buyer, kind, seller, price) -> str:
+        """1830: from phase 3 a company may buy a train of another company at any agreed price
+        of at least $1. The judge's choice: one such purchase per company and operating round."""
+        trade_from = self.train_types()[1]
+        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        if seller == buyer:
+            return f"{buyer} cannot buy its own train"
+        if kind not in state["companies"][seller]["trains"]:
+            return f"{seller} owns no {kind} train"
+        if price < 1:
+            return "a train between companies costs at least $1"
+        c = state["companies"][buyer]
+        if c["treasury"] < price:
+            return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
+        if buyer in state["traded"]:
+            return f"{buyer} has bought a train from another company in this operating round already"
+        if len(c["trains"]) >= self.train_limit(state):
+            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {self.train_limit(state)}"
+        return ""
+
     def why_not_done(self, state) -> str:
-        todo = [co for co in self.started(state) if co not in state["operated"]]
-        return f"still to operate: {', '.join(todo)}" if todo else ""
+        todo = [co for co in self.operating(state) if co not in state["operated"]]
+        if todo:
+            return f"still to operate: {', '.join(todo)}"
+        nxt = self.next_train(state)
+        bare = [co for co in self.operating(state) if not state["companies"][co]["trains"]] if self.new_rules and nxt else []
+        if bare:
+            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt} "
+                    "(its director pays what the treasury lacks)")
+        return ""
 
     def next_train(self, state) -> str:
         return next((t for t in self.train_types() if state["trains"]["bank"][t]), "")
 
-    def train_limit(self, state) -> int:
+    def phase_train(self, state) -> dict:
+        """The newest train type sold: it names the phase (the first type before any is sold)."""
         sold = [t for t in self.data["trains"] if state["trains"]["bank"][t["type"]] < t["count"]]
-        return sold[-1]["limit"] if sold else self.data["trains"][0]["limit"]
+        return sold[-1] if sold else self.data["trains"][0]
+
+    def train_limit(self, state) -> int:
+        return self.phase_train(state)["limit"]
 
     def why_not_train(self, state, co, kind) -> str:
         nxt = self.next_train(state)
@@ -410,8 +602,9 @@ class StockRound(Ruleset):
         if kind != nxt:
             return f"the train on sale is a {nxt} (${self.train(nxt)['cost']})"
         c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost:
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}"
+        if c["treasury"] < cost and not (self.new_rules and not c["trains"]):
+            helps = " (its director pays only for a company without trains)" if self.new_rules else ""
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{helps}"
         was = self.train_limit(state)
         limit = min(was, self.train(kind)["limit"])
         if len(c["trains"]) >= limit:
@@ -423,6 +616,9 @@ class StockRound(Ruleset):
         getattr(self, f"do_{order.verb}")(state, order)
 
     def do_sell(self, state, order) -> None:
+        if state.get("emergency"):
+            self.emergency_sale(state, order)
+            return
         p, (co, n) = order.player, order.args
         state["companies"][co]["shares"][p] -= n
         if co not in state["sold_round"][p]:
@@ -517,6 +713,7 @@ class StockRound(Ruleset):
         c["shares"][p] += 1
         emit(state, f"{p} buys a {co} share from the {source} for ${cost}.")
         self.fix_director(state, co)
+        self.float_check(state, co)
         self.acted(state, p)
 
     def do_par(self, state, order) -> None:
@@ -527,6 +724,7 @@ class StockRound(Ruleset):
         c["shares"][p] = n
         state["players"][p]["money"] -= n * par
         emit(state, f"{p} starts {co} ({self.data['companies'][co]}) at par ${par}, paying ${n * par} for the director's certificate.")
+        self.float_check(state, co)
         self.acted(state, p)
 
     def acted(self, state, p) -> None:
@@ -602,13 +800,39 @@ class StockRound(Ruleset):
         if state["last_actor"]:
             state["priority"] = self.round_from(state, state["last_actor"])[1]
         emit(state, f"Everybody passes: stock round {state['round']} ends; {state['priority']} has the priority deal.")
-        if state["broken"]:
-            self.finish(state, "the bank is broken")
+        if not self.new_rules:
+            if state["broken"]:
+                self.finish(state, "the bank is broken")
+                return
+            state["or_round"] += 1
+            state["operated"] = []
+            state["phase"] = "operating"
+            emit(state, f"Operating round {state['or_round']}: the game master enters the results.")
             return
+        self.sold_out_rise(state)
+        phase = self.phase_train(state)
+        state.update(or_count=phase["rounds"], or_in_set=0, phase="operating")
+        emit(state, f"Phase {phase['type']}: {plural(phase['rounds'], 'operating round')} follow stock round {state['round']}.")
+        self.next_operating_round(state)
+
+    def next_operating_round(self, state) -> None:
         state["or_round"] += 1
-        state["operated"] = []
-        state["phase"] = "operating"
-        emit(state, f"Operating round {state['or_round']}: the game master enters the results.")
+        state["or_in_set"] += 1
+        state.update(operated=[], traded=[])
+        emit(state, f"Operating round {state['or_round']} ({state['or_in_set']} of {state['or_count']} after stock round "
+                    f"{state['round']}): the game master enters the results.")
+
+    def sold_out_rise(self, state) -> None:
+        """1830: a company whose shares are all held by players rises one row."""
+        for co in self.started(state):
+            c = state["companies"][co]
+            if c["ipo"] or c["pool"] or c["held"]:
+                continue
+            if c["token"][0] == 0:
+                emit(state, f"{co} is sold out but on the top row already.")
+                continue
+            c["token"][0] -= 1
+            emit(state, f"{co} is sold out (all its shares held by players) and rises to ${self.price(state, co)}.")
 
     def do_operate(self, state, order) -> None:
         co, revenue, how = order.args
@@ -628,7 +852,76 @@ class StockRound(Ruleset):
             emit(state, f"{co} earns ${revenue} and withholds it; {co} falls to ${self.price(state, co)}.")
 
     def do_train(self, state, order) -> None:
+        if len(order.args) == 5:
+            self.trade(state, *order.args)
+            return
         co, kind = order.args
+        c, t = state["companies"][co], self.train(kind)
+        if c["treasury"] < t["cost"]:  # version 2: the director helps a company without trains
+            self.emergency(state, co, kind)
+            return
+        self.buy_train(state, co, kind)
+
+    def trade(self, state, buyer, kind, _, seller, price) -> None:
+        b, s = state["companies"][buyer], state["companies"][seller]
+        s["trains"].remove(kind)
+        b["trains"].append(kind)
+        b["treasury"] -= price
+        s["treasury"] += price
+        state["traded"].append(buyer)
+        emit(state, f"{buyer} buys a {kind} train from {seller} for ${price}.")
+
+    def emergency(self, state, co, kind) -> None:
+        """1830: the director pays what the treasury lacks, selling shares if need be."""
+        state["emergency"] = {"company": co, "train": kind}
+        c = state["companies"][co]
+        d = c["director"]
+        cost = self.train(kind)["cost"]
+        if self.due(state) <= 0:
+            self.fund_train(state)
+            return
+        emit(state, f"{co} has ${c['treasury']} for a {kind} train (${cost}); its director {d} has "
+                    f"${state['players'][d]['money']} and must sell shares to raise ${self.due(state)} more.")
+
+    def fund_train(self, state) -> None:
+        e = state["emergency"]
+        co, kind = e["company"], e["train"]
+        c = state["companies"][co]
+        d = c["director"]
+        pays = self.train(kind)["cost"] - c["treasury"]
+        state["players"][d]["money"] -= pays
+        c["treasury"] += pays
+        state["emergency"] = {}
+        emit(state, f"{d} pays ${pays} toward {co}'s {kind} train.")
+        self.buy_train(state, co, kind)
+
+    def emergency_sale(self, state, order) -> None:
+        """To the Pool at market price; the token moves one row down a share (1830), on the
+        bottom row one column left."""
+        p, (co, n) = order.player, order.args
+        c = state["companies"][co]
+        price = self.price(state, co)
+        c["shares"][p] -= n
+        c["pool"] += n
+        state["players"][p]["money"] += self.bank_pay(state, n * price)
+        for _ in range(n):
+            r, col = c["token"]
+            c["token"] = [r + 1, col] if r + 1 < len(self.grid) else [r, max(col - 1, 0)]
+        emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
+        self.fix_director(state, co)
+        if self.due(state) <= 0:
+            self.fund_train(state)
+        else:
+            emit(state, f"{p} must still raise ${self.due(state)}.")
+
+    def do_bankrupt(self, state, order) -> None:
+        e = state["emergency"]
+        emit(state, f"{order.player} cannot raise ${self.due(state)} for {e['company']}'s {e['train']} train and goes bankrupt.")
+        state["emergency"] = {}
+        state["bankrupt"] = order.player
+        self.finish(state, f"{order.player} is bankrupt")
+
+    def buy_train(self, state, co, kind) -> None:
         c, t = state["companies"][co], self.train(kind)
         first = state["trains"]["bank"][kind] == t["count"]
         c["treasury"] -= t["cost"]
@@ -646,6 +939,16 @@ class StockRound(Ruleset):
 
     def do_done(self, state, order) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
+        if self.new_rules:
+            if state["or_in_set"] < state["or_count"]:
+                self.next_operating_round(state)
+            elif state["broken"]:
+                self.finish(state, "the bank is broken")
+            elif state["round"] >= state["options"]["rounds"]:
+                self.finish(state, f"{plural(state['round'], 'set')} of operating rounds have been played")
+            else:
+                self.start_stock_round(state)
+            return
         if state["broken"]:
             self.finish(state, "the bank is broken")
         elif state["or_round"] >= state["options"]["rounds"]:
@@ -654,6 +957,8 @@ class StockRound(Ruleset):
             self.start_stock_round(state)
 
     def do_end(self, state, order) -> None:
+        if state.get("emergency"):
+            state["emergency"] = {}
         self.finish(state, "the game master ends it")
 
     def finish(self, state, why) -> None:
@@ -670,7 +975,8 @@ class StockRound(Ruleset):
             money = state["players"][p]["money"]
             shares = sum(state["companies"][co]["shares"][p] * price for co, price in prices.items())
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        return ranked(rows, lambda r: -r["score"])
+        last = state.get("bankrupt", "")  # version 2: a bankrupt player ranks last (1830)
+        return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}
@@ -696,12 +1002,21 @@ class StockRound(Ruleset):
                 "pool_price": self.pool_price(state, co) if c["token"] else 0,
                 "treasury": c["treasury"], "trains": list(c["trains"]), "pool": c["pool"], "new": c["ipo"],
                 "held": c["held"], "offered": c["offered"], "holders": {p: n for p, n in c["shares"].items() if n},
+                "floated": co in self.operating(state),
             })
+        standings = self.standings(state)
+        worth = {r["player"]: r["score"] for r in standings}
         players = []
         for p in state["seats"]:
             shares = {co: state["companies"][co]["shares"][p] for co in self.companies if state["companies"][co]["shares"][p]}
-            players.append({"name": p, "money": state["players"][p]["money"], "certs": self.certs(state, p),
+            players.append({"name": p, "money": state["players"][p]["money"], "certs": self.certs(state, p), "worth": worth[p],
                             "shares": shares, "directs": [co for co in self.companies if state["companies"][co]["director"] == p]})
+        emergency = {}
+        if state.get("emergency"):
+            e = state["emergency"]
+            emergency = {"company": e["company"], "train": e["train"], "due": self.due(state),
+                         "director": state["companies"][e["company"]]["director"]}
+        passed = self.round_from(state, state["turn"])[-state["passes"]:] if state["phase"] == "stock" and state["passes"] else []
         sale = {}
         if state["sale"]:
             s = state["sale"]
@@ -715,10 +1030,12 @@ class StockRound(Ruleset):
             "rounds": state["options"]["rounds"], "phase": state["phase"], "bank": state["bank"], "broken": state["broken"],
             "priority": state["priority"], "turn": state["turn"], "sold": state["sold"], "cert_limit": self.cert_limit(state),
             "market": market, "companies": companies, "players": players, "sale": sale,
-            "reissue": list(state["reissue"]), "operated": list(state["operated"]),
+            "reissue": list(state["reissue"]), "operated": list(state["operated"]), "passed": passed,
+            "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
+            "train_phase": self.phase_train(state)["type"], "phase_rounds": self.phase_train(state)["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": self.train_limit(state),
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
-            "standings": self.standings(state),
+            "standings": standings,
         }
 
     # ---- bots ---------------------------------------------------------------------------
@@ -726,6 +1043,10 @@ class StockRound(Ruleset):
         orders = view["orders"]
         if view["player"] == GM:
             return self.gm_bot(view, rng)
+        if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
+            if orders == ["bankrupt"]:
+                return "bankrupt"
+            return min(orders, key=lambda o: (o.split()[1] == view["emergency"]["company"], int(o.split()[2])))
         if view["sale"]:
             co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
             return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
@@ -734,6 +1055,13 @@ class StockRound(Ruleset):
             needs = co["treasury"] < view["trains"]["cost"]
             return f"reissue {co['name']} {co['held'] if needs else 0}"
         me = next(p for p in view["players"] if p["name"] == view["player"])
+        if self.new_rules:  # help a started company float before starting another
+            unfloated = sorted((c for c in view["companies"] if c["director"] and not c["floated"]), key=lambda c: c["new"])
+            helps = [f"buy {c['name']} company" for c in unfloated if f"buy {c['name']} company" in orders]
+            if helps:
+                return helps[0]
+            if unfloated:
+                orders = [o for o in orders if not o.startswith("par ")]
         pars = [o for o in orders if o.startswith("par ")]
         affordable = [o for o in pars if 2 * int(o.split()[2]) <= me["money"] * 7 // 10]
         if len(me["directs"]) < 2 and affordable:
@@ -751,20 +1079,29 @@ class StockRound(Ruleset):
         return max(good, key=worth) if good else "pass"
 
     def gm_bot(self, view, rng) -> str:
-        """Plausible operating results: each train earns 10-30 per stop; a company without
-        trains buys one when it can, and withholds to afford one."""
+        """Plausible operating results: each train earns 10-30 per stop, 5 more in each later
+        phase (the cities grow); a company buys a
+        train when it can pay for it (with two trains or more: when it keeps as much again; a
+        company without trains must buy one, its director helping), and withholds to afford one
+        while it has fewer than two or cannot pay for the next."""
         orders = view["orders"]
         nxt = view["trains"]["next"]
         for c in view["companies"]:
-            if not c["director"] or c["name"] in view["operated"]:
+            if c["floated"] and not c["trains"] and f"train {c['name']} {nxt}" in orders:
+                return f"train {c['name']} {nxt}"
+        for c in view["companies"]:
+            if not c["floated"] or c["name"] in view["operated"]:
                 continue
             co = c["name"]
-            if f"train {co} {nxt}" in orders and len(c["trains"]) < 2:
+            cost = view["trains"]["cost"]
+            if f"train {co} {nxt}" in orders and c["treasury"] >= cost * (1 if len(c["trains"]) < 2 else 2):
                 return f"train {co} {nxt}"
-            revenue = sum(self.train(t)["size"] * 10 * (1 + rng.below(3)) for t in c["trains"])
+            later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
+            revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
             if not revenue:
                 return f"operate {co} 0 withhold"
-            return f"operate {co} {revenue} {'withhold' if len(c['trains']) < 2 and nxt else 'pay'}"
+            saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])
+            return f"operate {co} {revenue} {'withhold' if saving else 'pay'}"
         return "done"
 
     # ---- consistency --------------------------------------------------------------------
@@ -820,6 +1157,28 @@ class StockRound(Ruleset):
         if state["phase"] == "reissue":
             if not state["reissue"] or any(not state["companies"][co]["held"] for co in state["reissue"]):
                 fail("state.reissue must list companies holding shares of their own")
+        if self.new_rules:
+            self.check_new_rules(state)
+
+    def check_new_rules(self, state) -> None:
+        for key in ("or_count", "or_in_set", "traded", "emergency"):
+            if key not in state:
+                fail(f"state.{key} is missing (a version {self.version} game)")
+        if not 0 <= state["or_in_set"] <= state["or_count"] <= 3 * MAX_ROUNDS:
+            fail("state.or_in_set must be from 0 to state.or_count")
+        for co, c in state["companies"].items():
+            if type(c.get("floated")) is not bool:
+                fail(f"state.companies.{co}.floated must be true or false")
+            if c["pool"] > self.data["pool_limit"]:
+                fail(f"the Pool holds {c['pool']} {co} shares, more than {self.data['pool_limit']}")
+        if state.get("bankrupt", state["seats"][0]) not in state["seats"]:
+            fail("state.bankrupt must name a player")
+        if any(co not in self.companies for co in state["traded"]):
+            fail("state.traded must list companies")
+        e = state["emergency"]
+        if e and (e.get("company") not in self.started(state) or e.get("train") not in self.train_types()
+                  or state["phase"] != "operating"):
+            fail("state.emergency is inconsistent: no started company or train, or not in an operating round")
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:

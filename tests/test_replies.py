@@ -1,0 +1,147 @@
+"""Replies as mail clients write them: the orders end where the client's quote, signature or
+footer begins, in Gmail's, Outlook's, Apple Mail's and Thunderbird's forms and in the
+languages players use; odd spaces and a byte-order mark do not hide an order."""
+import pytest
+
+from judge.mail import gateway
+from judge.mail import parse as mailparse
+from mailkit import T0, address, make_site, message, new_game, reply
+
+QUOTE = "> game g1: move 1, report for alice\n> \n> Mogul, the card game: report for alice, move 1\n"
+
+
+def orders_of(body: str, subject: str = "Re: game g1: move 1, report for alice") -> list[tuple]:
+    found, _ = mailparse.blocks(mailparse.read(message("alice@x.test", body, subject)).text, subject)
+    return [(b.game, b.player, b.password, b.lines) for b in found]
+
+
+GMAIL = {
+    "en": "On Sun, Nov 22, 2026 at 10:00 AM Judge <judge@judge.test> wrote:",
+    "de": "Am So., 22. Nov. 2026 um 10:00 Uhr schrieb Judge <judge@judge.test>:",
+    "fr": "Le dim. 22 nov. 2026 à 10:00, Judge <judge@judge.test> a écrit :",
+    "es": "El dom, 22 nov 2026 a las 10:00, Judge (<judge@judge.test>) escribió:",
+    "it": "Il giorno dom 22 nov 2026 alle ore 10:00 Judge <judge@judge.test> ha scritto:",
+    "nl": "Op zo 22 nov 2026 om 10:00 schreef Judge <judge@judge.test>:",
+}
+OUTLOOK = {
+    "en": "From: Judge <judge@judge.test>\nSent: Sunday, November 22, 2026 10:00 AM\nTo: alice@x.test\nSubject: game g1",
+    "de": "Von: Judge <judge@judge.test>\nGesendet: Sonntag, 22. November 2026 10:00\nAn: alice@x.test\nBetreff: game g1",
+    "fr": "De : Judge <judge@judge.test>\nEnvoyé : dimanche 22 novembre 2026 10:00\nÀ : alice@x.test\nObjet : game g1",
+    "es": "De: Judge <judge@judge.test>\nEnviado: domingo, 22 de noviembre de 2026 10:00\nPara: alice@x.test\nAsunto: game g1",
+    "it": "Da: Judge <judge@judge.test>\nInviato: domenica 22 novembre 2026 10:00\nA: alice@x.test\nOggetto: game g1",
+    "nl": "Van: Judge <judge@judge.test>\nVerzonden: zondag 22 november 2026 10:00\nAan: alice@x.test\nOnderwerp: game g1",
+}
+APPLE = {
+    "en": ("Sent from my iPhone", "On 22 Nov 2026, at 10:00, Judge <judge@judge.test> wrote:"),
+    "de": ("Von meinem iPhone gesendet", "Am 22.11.2026 um 10:00 schrieb Judge <judge@judge.test>:"),
+    "fr": ("Envoyé de mon iPhone", "Le 22 nov. 2026 à 10:00, Judge <judge@judge.test> a écrit :"),
+    "es": ("Enviado desde mi iPhone", "El 22 nov 2026, a las 10:00, Judge <judge@judge.test> escribió:"),
+    "it": ("Inviato da iPhone", "Il giorno 22 nov 2026, alle ore 10:00, Judge <judge@judge.test> ha scritto:"),
+    "nl": ("Verstuurd vanaf mijn iPhone", "Op 22 nov. 2026 om 10:00 heeft Judge <judge@judge.test> het volgende geschreven:"),
+}
+THUNDERBIRD = {
+    "en": "On 11/22/26 10:00, Judge wrote:",
+    "de": "Am 22.11.26 um 10:00 schrieb Judge:",
+    "fr": "Le 22/11/2026 à 10:00, Judge a écrit :",
+    "es": "El 22/11/26 a las 10:00, Judge escribió:",
+    "it": "Il 22/11/26 10:00, Judge ha scritto:",
+    "nl": "Op 22-11-2026 om 10:00 schreef Judge:",
+}
+CLOSINGS = ["Thanks!", "Best regards, Alice", "Danke", "Viele Grüße", "Merci beaucoup", "Cordialement",
+            "Gracias", "Un saludo", "Grazie mille", "Cordiali saluti", "Bedankt", "Met vriendelijke groet"]
+WANT = [("g1", "alice", "pw", ["bid"])]
+
+
+@pytest.mark.parametrize("lang", sorted(GMAIL))
+def test_a_top_posted_gmail_reply_ends_at_its_quote_header(lang):
+    assert orders_of(f"player alice pw\nbid\n\n{GMAIL[lang]}\n\n{QUOTE}") == WANT
+    wrapped = GMAIL[lang].replace(" Judge <", "\nJudge <")  # Gmail wraps long header lines
+    assert orders_of(f"player alice pw\nbid\n\n{wrapped}\n{QUOTE}") == WANT
+
+
+@pytest.mark.parametrize("lang", sorted(OUTLOOK))
+def test_an_outlook_reply_ends_at_its_header_block_and_the_unquoted_original_is_not_read(lang):
+    original = "game g1, alice:\n  OK      bid\nTo give orders, write:\n  game g1\n  player alice YOUR-PASSWORD\n"
+    body = f"player alice pw\r\nbid\r\n\r\n________________________________\r\n{OUTLOOK[lang]}\r\n\r\n{original}"
+    assert orders_of(body) == WANT
+    assert orders_of(f"player alice pw\nbid\n\n-----Original Message-----\n{OUTLOOK[lang]}\n\n{original}") == WANT
+    assert orders_of(f"player alice pw\nbid\n\n{OUTLOOK[lang]}\n\n{original}") == WANT
+
+
+@pytest.mark.parametrize("lang", sorted(APPLE))
+def test_an_apple_mail_reply_from_a_phone_ends_at_its_footer(lang):
+    footer, header = APPLE[lang]
+    assert orders_of(f"player alice pw\nbid\n\n{footer}\n\n> {header}\n>\n{QUOTE}") == WANT
+
+
+@pytest.mark.parametrize("lang", sorted(THUNDERBIRD))
+def test_a_thunderbird_bottom_post_skips_the_quote_before_the_orders(lang):
+    body = f"{THUNDERBIRD[lang]}\n{QUOTE}>\n\nplayer alice pw\nbid\n\n-- \nAlice\nplayer of many games\n"
+    found, stray = mailparse.blocks(body, "Re: game g1: move 1, report for alice")
+    assert [(b.game, b.player, b.password, b.lines) for b in found] == WANT and stray == []
+    wrapped = GMAIL[lang].replace(" Judge <", "\nJudge <")  # a bottom-post under Gmail's wrapped header
+    found, stray = mailparse.blocks(f"{wrapped}\n{QUOTE}\nplayer alice pw\nbid\n", "Re: game g1: move 1")
+    assert [(b.game, b.player, b.password, b.lines) for b in found] == WANT and stray == []
+
+
+@pytest.mark.parametrize("closing", CLOSINGS)
+def test_a_closing_ends_the_orders(closing):
+    assert orders_of(f"player alice pw\nbid\n{closing}\nAlice\n") == WANT
+
+
+def test_unicode_spaces_and_a_byte_order_mark_do_not_hide_orders():
+    body = "\ufeffgame g1\nplayer\u00a0alice pw\n\u200b#1\u00a0bid\u2009\n"
+    assert orders_of(body, subject="orders") == [("g1", "alice", "pw", ["#1 bid"])]
+
+
+def test_a_line_that_starts_like_an_order_still_counts():
+    # "bid", "pass", "sell 2" are orders; "On" or "From" only end the orders as reply headers
+    assert orders_of("player alice pw\nsell 2\npass\nbid\n") == [("g1", "alice", "pw", ["sell 2", "pass", "bid"])]
+
+
+# ---- the same replies through the gateway, applied ---------------------------------------
+@pytest.fixture
+def game(tmp_path):
+    site = make_site(tmp_path)
+    pw = new_game(site)
+    welcome = {m["To"]: m for m in site.take()}
+    first = site.load().awaiting()[0]
+    return site, pw, first, welcome[address(first)]
+
+
+def answer(site, sender, body, subject):
+    gateway.handle(message(sender, body, subject), site.cfg, site.outbox(), T0)
+    mails = site.take()
+    return reply(mails, sender)
+
+
+def quoted(mail) -> str:
+    return "".join(f"> {line}\n" for line in mail.get_content().splitlines())
+
+
+@pytest.mark.parametrize("style", ["gmail", "outlook", "apple", "thunderbird"])
+def test_each_client_style_with_valid_orders_is_applied(game, style):
+    site, pw, first, welcome = game
+    own = f"player {first} {pw[first]}\nbid\n"
+    original = welcome.get_content()
+    body = {
+        "gmail": f"{own}\n{GMAIL['en']}\n\n{quoted(welcome)}",
+        "outlook": f"{own}\n________________________________\n{OUTLOOK['en']}\n\n{original}",
+        "apple": f"{own}\nSent from my iPhone\n\n> {APPLE['en'][1]}\n>\n{quoted(welcome)}",
+        "thunderbird": f"{THUNDERBIRD['en']}\n{quoted(welcome)}\n{own}\n-- \n{first}\n",
+    }[style]
+    text = answer(site, address(first), body, f"Re: {welcome['Subject']}")
+    assert "OK      bid\nAll applied." in text
+    assert site.load().log == [f"1 {first} bid"]
+
+
+def test_a_line_that_is_no_order_is_refused_as_not_an_order_never_as_not_your_turn(game):
+    site, pw, first, welcome = game
+    text = answer(site, address(first), f"game g1\nplayer {first} {pw[first]}\nbid\nSee you at the club on Friday\n", "orders")
+    assert 'REFUSED not an order "See you at the club on Friday": orders begin with bid' in text
+    assert "not your turn" not in text and site.load().log == []
+    other = next(p for p in ("alice", "bob", "carol") if p != first)
+    text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nHappy to play again\n", "hello")
+    assert 'REFUSED not an order "Happy to play again"' in text and "not your turn" not in text
+    text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nbid\n", "hello")
+    assert 'REFUSED not your turn "bid"' in text  # a real order out of turn is still told so

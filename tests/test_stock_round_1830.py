@@ -1,0 +1,348 @@
+"""stock-round version 2: the 1830 rules the 1876v2 variant leans on (RULINGS §4), each played
+through the command line, and a whole bot game of six sets of operating rounds.
+
+Each game starts as the issue's reproductions do: `printf 'priority = "a"\\n' > s.toml;
+judge new stock-round X.toml -p a -p b -p c --seed 3 --setup s.toml`."""
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from judge import bots, gamefile
+from judge.cli import app
+from judge.game import Game
+from judge.ruleset import get
+
+SR = get("stock-round")
+OLD = Path(__file__).parent / "golden" / "files" / "2026-11-22" / "stock-round.toml"
+
+
+def judge(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def ok(*args) -> str:
+    result = judge(*args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def new(tmp_path, *extra) -> Path:
+    setup = tmp_path / "s.toml"
+    setup.write_text('priority = "a"\n')
+    path = tmp_path / "X.toml"
+    ok("new", "stock-round", path, "-p", "a", "-p", "b", "-p", "c", "--seed", 3, "--setup", setup, *extra)
+    return path
+
+
+def play(path, *moves):
+    """Orders as 'a: par FTR 60' or 'gm: done'."""
+    for move in moves:
+        who, _, text = move.partition(":")
+        who = who.strip()
+        ok("order", path, *(("--gm",) if who == "gm" else ("--as", who)), text.strip())
+
+
+def refused(path, move, message):
+    who, _, text = move.partition(":")
+    who = who.strip()
+    before = path.read_bytes()
+    result = judge("order", path, *(("--gm",) if who == "gm" else ("--as", who)), text.strip())
+    assert result.exit_code == 4, result.output
+    assert message in result.output, result.output
+    assert path.read_bytes() == before
+
+
+def view(path, who="a") -> dict:
+    return json.loads(ok("show", path, "--as", who, "--json"))
+
+
+def company(path, name="FTR") -> dict:
+    return next(c for c in view(path)["companies"] if c["name"] == name)
+
+
+def events(path) -> list[str]:
+    return [e["text"] for e in view(path)["events"]]
+
+
+def arrange(path, change):
+    """Test arrangement: edit the saved state (money moved to or from the bank, the total kept)."""
+    game = gamefile.load(path)
+    change(game.state)
+    game.ruleset.check(game.state)
+    gamefile.save(game, path)
+
+
+ALL_PASS = ("c: pass", "a: pass", "b: pass")
+
+
+def pass_until(path, player=None):
+    """Everyone whose turn it is passes, until it is `player`'s turn (None: the round's end)."""
+    while (v := view(path))["phase"] == "stock" and v["turn"] != player:
+        play(path, f"{v['turn']}: pass")
+
+
+# ---- 1. the director's certificate passes on a sale -----------------------------------------
+def issue_1(tmp_path) -> Path:
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company", "a: pass", "b: buy FTR company", *ALL_PASS)
+    return path
+
+
+def test_a_director_sells_below_another_holder_who_takes_the_certificate(tmp_path):
+    path = issue_1(tmp_path)
+    play(path, "gm: done", "c: pass")  # FTR has not floated (5 shares sold): nothing to operate
+    assert company(path)["director"] == "a" and company(path)["holders"] == {"a": 2, "b": 2, "c": 1}
+    play(path, "a: sell FTR 1")
+    assert company(path)["director"] == "b"
+    assert ("b holds more FTR shares than a and becomes its director (a exchanges the director's certificate "
+            "for two of b's shares).") in events(path)
+    play(path, "b: offer no", "c: offer no", "b: offer no")  # b, c, then FTR itself (director b)
+    c = company(path)
+    assert c["holders"] == {"a": 1, "b": 2, "c": 1} and c["pool"] == 1 and c["director"] == "b"
+
+
+def test_the_certificate_stays_when_nobody_else_holds_two_shares(tmp_path):
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company")
+    pass_until(path)
+    play(path, "gm: done")
+    pass_until(path, "a")
+    refused(path, "a: sell FTR 1", "you may sell only 0 FTR shares: you keep the director's certificate until "
+                                   "another player holds 2 or more FTR shares")
+
+
+# ---- 2. sold out: up one row at the end of the stock round -----------------------------------
+def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_round(tmp_path):
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: par SFR 60")
+    for _ in range(2):
+        play(path, "c: buy FTR company", "a: buy FTR company", "b: buy FTR company")
+    play(path, "c: buy FTR company", "a: buy FTR company")  # FTR: all 10 with players
+    play(path, "b: buy SFR company")  # SFR: 3 sold, 7 with the company
+    assert company(path)["new"] == 0 and company(path)["price"] == 60
+    play(path, "c: pass", "a: pass", "b: pass")
+    assert company(path)["price"] == 63  # one row up (row 1 of the stand-in market)
+    assert company(path, "SFR")["price"] == 60
+    assert "FTR is sold out (all its shares held by players) and rises to $63." in events(path)
+
+
+# ---- 3. only floated companies operate -------------------------------------------------------
+def test_only_floated_companies_operate(tmp_path):
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: par SFR 60")
+    for _ in range(2):
+        play(path, "c: buy FTR company", "a: buy FTR company", "b: buy FTR company")
+    assert "FTR floats (60% sold): it operates from the next operating round." in events(path)
+    play(path, *ALL_PASS)
+    assert company(path)["floated"] and not company(path, "SFR")["floated"]
+    refused(path, "gm: operate SFR 0 withhold", "SFR has not floated: 2 of its 10 shares are sold; it operates once 6 are")
+    refused(path, "gm: train SFR 2", "SFR has not floated")
+    refused(path, "gm: done", "still to operate: FTR")
+    play(path, "gm: train FTR 2", "gm: operate FTR 40 pay", "gm: done")
+    assert view(path)["phase"] == "stock"
+    assert "(not floated: does not operate)" in ok("show", path)
+
+
+# ---- 4. the Pool holds at most 50% -------------------------------------------------------------
+def test_a_sale_that_would_put_more_than_half_in_the_pool_is_refused(tmp_path):
+    path = new(tmp_path)
+    play(path, "a: par FTR 60")
+    for _ in range(6):
+        play(path, "b: buy FTR company", "c: pass", "a: pass")
+    play(path, "b: pass")
+    play(path, "gm: train FTR 2", "gm: operate FTR 0 withhold", "gm: done")
+    pass_until(path, "b")
+    refused(path, "b: sell FTR 6", "the Pool holds 0 FTR shares and may hold at most 5 (50%): you may sell at most 5")
+    play(path, "b: sell FTR 5")
+    while (v := view(path))["sale"]:
+        play(path, f"{v['awaiting'][0]}: offer no")
+    assert company(path)["pool"] == 5
+    play(path, "b: pass")
+    pass_until(path, "a")
+    refused(path, "a: sell FTR 1", "the Pool holds 5 FTR shares and may hold at most 5 (50%)")
+
+
+# ---- 5. no sales in the first stock round ------------------------------------------------------
+def test_no_sales_in_the_first_stock_round(tmp_path):
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company", "a: buy FTR company")
+    refused(path, "b: sell FTR 1", "no shares are sold in the first stock round (1830)")
+    assert not [o for o in view(path, "b")["orders"] if o.startswith("sell")]
+    refused(path, "b: sell SFR 1", "no shares are sold in the first stock round")
+
+
+# ---- 6. operating rounds by phase, trains between companies, emergency money -------------------
+def two_companies(tmp_path) -> Path:
+    """FTR (director a) and SFR (director b) floated at par 100, $600 in each treasury."""
+    path = new(tmp_path)
+    play(path, "a: par FTR 100", "b: par SFR 100", "c: buy FTR company", "a: buy FTR company", "b: buy SFR company",
+         "c: buy SFR company", "a: buy FTR company", "b: buy FTR company", "c: buy SFR company", "a: buy SFR company",
+         "b: pass", "c: pass", "a: pass")
+    assert company(path)["floated"] and company(path, "SFR")["floated"]
+    return path
+
+
+def test_operating_rounds_follow_the_phase_each_with_its_own_results(tmp_path):
+    path = two_companies(tmp_path)
+    v = view(path)
+    assert (v["train_phase"], v["or_in_set"], v["or_count"]) == ("2", 1, 1)
+    refused(path, "gm: train SFR 2 from FTR 50", "companies sell each other trains from phase 3 (after the first 3 train)")
+    play(path, *["gm: train FTR 2"] * 4, "gm: train SFR 2", "gm: train SFR 2")
+    refused(path, "gm: train FTR 3", "FTR owns 4 trains, the limit is 4")
+    play(path, "gm: train SFR 3")
+    assert view(path)["train_phase"] == "3"
+    play(path, "gm: operate FTR 80 withhold", "gm: operate SFR 70 pay", "gm: done")
+    assert view(path)["phase"] == "stock"  # phase 2's set had one operating round
+    assert "Phase 3. Stock round 2 of at most 6; 2 operating rounds follow it." in ok("show", path)
+    pass_until(path)
+    assert "Phase 3: 2 operating rounds follow stock round 2." in events(path)
+    report = ok("show", path, "--gm")
+    assert "Operating round 2: 1 of 2 after stock round 2 (of at most 6).\nPriority deal" in report
+    play(path, "gm: operate FTR 80 pay")
+    refused(path, "gm: operate FTR 80 pay", "FTR has operated in this round already")
+    play(path, "gm: train SFR 2 from FTR 50")  # an agreed price, from phase 3
+    refused(path, "gm: train SFR 2 from FTR 50", "SFR has bought a train from another company in this operating round already")
+    refused(path, "gm: train FTR 3 from SFR 0", "a train between companies costs at least $1")
+    refused(path, "gm: train FTR 5 from SFR 10", "SFR owns no 5 train")
+    assert "SFR buys a 2 train from FTR for $50." in events(path)
+    assert company(path)["trains"] == ["2", "2", "2"] and company(path, "SFR")["trains"] == ["2", "2", "3", "2"]
+    play(path, "gm: operate SFR 90 withhold", "gm: done")
+    v = view(path)
+    assert (v["phase"], v["operating_round"], v["or_in_set"], v["operated"]) == ("operating", 3, 2, [])
+    refused(path, "gm: done", "still to operate: FTR, SFR")
+    play(path, "gm: operate FTR 60 withhold", "gm: operate SFR 90 pay", "gm: done")
+    assert view(path)["phase"] == "stock" and view(path)["round"] == 3
+
+
+def emergency_game(tmp_path, a_money, b_shares_of_sfr=2) -> Path:
+    """FTR floated with a as director (2 shares, b 2 more); a also holds SFR shares. Then FTR
+    has only $20 and no train, and a has `a_money`: the test arrangement of the emergency."""
+    path = new(tmp_path)
+    play(path, "a: par FTR 60", "b: par SFR 60", "c: buy FTR company", "a: buy SFR company", "b: buy FTR company",
+         "c: buy FTR company", "a: buy SFR company", "b: buy FTR company", "c: buy SFR company", "a: pass",
+         "b: buy SFR company", "c: pass", "a: pass", "b: pass")
+    assert company(path)["floated"] and company(path)["holders"] == {"a": 2, "b": 2, "c": 2}
+
+    def poor(state):
+        ftr, a = state["companies"]["FTR"], state["players"]["a"]
+        state["bank"] += ftr["treasury"] - 20 + a["money"] - a_money
+        ftr["treasury"], a["money"] = 20, a_money
+
+    arrange(path, poor)
+    return path
+
+
+def test_the_director_pays_toward_a_train_the_company_must_buy(tmp_path):
+    path = emergency_game(tmp_path, a_money=100)
+    play(path, "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold")
+    refused(path, "gm: done", "FTR owns no train and must buy one: train FTR 2 (its director pays what the treasury lacks)")
+    play(path, "gm: train FTR 2")
+    assert company(path)["trains"] == ["2"] and company(path)["treasury"] == 0
+    assert view(path)["players"][0]["money"] == 40
+    assert "a pays $60 toward FTR's 2 train." in events(path)
+
+
+def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
+    path = emergency_game(tmp_path, a_money=10)
+    play(path, "gm: train FTR 2")  # $80: FTR has $20, a has $10, so a must raise $50
+    v = view(path)
+    assert v["awaiting"] == ["a"] and v["emergency"]["due"] == 50
+    assert "a must raise $50 for FTR's 2 train" in ok("show", path, "--as", "a")
+    refused(path, "gm: operate FTR 0 withhold", "a is raising money for FTR's 2 train")
+    refused(path, "a: sell FTR 1", "you would give up the directorship of FTR, whose train you pay for")
+    refused(path, "a: sell SFR 2", "you need $50: 1 SFR share at $60 will do (sell no more than needed)")
+    refused(path, "a: bankrupt", "you can still raise money: sell SFR 1")
+    assert view(path)["orders"] == ["sell SFR 1"]
+    play(path, "a: sell SFR 1")
+    v = view(path)
+    assert not v["emergency"] and company(path)["trains"] == ["2"]
+    sfr = company(path, "SFR")
+    assert sfr["pool"] == 1 and sfr["price"] == 57  # to the Pool at $60, the token one row down
+    assert v["players"][0]["money"] == 10 + 60 - 60 and v["awaiting"] == ["gm"]
+    game = gamefile.load(path)  # the file is consistent
+    game.ruleset.check(game.state)
+
+
+def test_the_game_master_may_end_the_game_during_an_emergency(tmp_path):
+    path = emergency_game(tmp_path, a_money=10)
+    play(path, "gm: train FTR 2", "gm: end")
+    v = view(path)
+    assert v["game_over"] and not v["emergency"]
+    gamefile.load(path).ruleset.check(gamefile.load(path).state)
+
+
+def test_a_director_who_cannot_raise_the_money_goes_bankrupt_and_the_game_ends(tmp_path):
+    path = emergency_game(tmp_path, a_money=0)
+
+    def no_sfr(state):  # a's SFR shares go to c: a holds only FTR's director's certificate
+        sfr = state["companies"]["SFR"]["shares"]
+        sfr["c"] += sfr["a"]
+        sfr["a"] = 0
+
+    arrange(path, no_sfr)
+    play(path, "gm: train FTR 2")
+    assert view(path)["orders"] == ["bankrupt"]
+    play(path, "a: bankrupt")
+    assert view(path)["game_over"]
+    assert "The game ends (a is bankrupt)" in " ".join(events(path))
+    rows = json.loads(ok("standings", path, "--json"))
+    assert rows[-1]["player"] == "a" and rows[-1]["rank"] == 3  # a bankrupt player ranks last
+
+
+# ---- 7. the report ---------------------------------------------------------------------------
+def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_path):
+    path = issue_1(tmp_path)
+    report = ok("show", path, "--as", "c")
+    assert "Operating round 1: 1 of 1 after stock round 1 (of at most 6).\nPriority deal: c." in report
+    assert "Pool at$" in report
+    ftr = next(line for line in report.splitlines() if line.startswith("  FTR "))
+    assert ftr.split()[7] == "66"  # the Pool's price: one column right of 60
+    assert "Money  Worth" in report
+    a_row = next(line for line in report.splitlines() if line.startswith("  a  "))
+    assert a_row.split()[1:3] == ["480", "600"]  # $480 and 2 FTR at $60
+    play(path, "gm: done", "c: pass")
+    assert "a's turn. Passed in a row: c (the round ends when all 3 pass in turn)." in ok("show", path)
+    refused(path, "a: sell SFR 1", "you hold no SFR shares")
+
+
+# ---- the whole game ----------------------------------------------------------------------------
+def test_six_sets_of_operating_rounds_through_every_phase_between_bots():
+    """Two sensible and two random bots, the game master's bot entering the results."""
+    game = Game.new("stock-round", bots.NAMES[:4], seed=1)
+    kinds = {p: "sensible" if i % 2 == 0 else "random" for i, p in enumerate(game.players)}
+    changes, sets = 0, {}
+    while not game.is_over():
+        directors = {co: c["director"] for co, c in game.state["companies"].items()}
+        player, order = bots.play_one(game, kinds)
+        state = game.state
+        if order.startswith("sell"):
+            changes += any(d and state["companies"][co]["director"] != d for co, d in directors.items())
+        if state["phase"] == "operating":
+            sets[state["round"]] = (SR.phase_train(state)["type"], state["or_count"])
+        SR.check(state)
+    state = game.state
+    assert "6 sets of operating rounds have been played" in state["events"][-1]["text"]
+    assert SR.phase_train(state)["type"] == "D"
+    assert state["trains"]["scrapped"] == {"2": 6, "3": 3, "4": 3, "5": 0, "6": 0, "D": 0}  # rusted by 4, 6 and D
+    assert sets[1] == ("2", 1) and {n for _, n in sets.values()} == {1, 2, 3}
+    assert state["or_round"] == sum(n for _, n in sets.values()) > 6
+    assert changes >= 1, "no director changed by a sale"
+    assert game.differences(game.replay()) == []
+
+
+# ---- 10. version 1 games keep their rules ------------------------------------------------------
+def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(tmp_path):
+    path = tmp_path / "old.toml"
+    shutil.copy(OLD, path)
+    game = gamefile.load(path)
+    assert game.ruleset.version == 1 and game.ruleset.new_rules is False
+    ok("verify", path)
+    result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
+    assert result.exit_code == 3
+    assert ("cannot upgrade to stock-round version 2: log entry 17 ('17 gm train FTR 2') does not replay: "
+            'illegal order "train FTR 2": FTR has not floated') in result.output
+    assert path.read_bytes() == OLD.read_bytes()
+    ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules
+    assert gamefile.load(path).ruleset.version == 1
