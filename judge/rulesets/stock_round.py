@@ -73,6 +73,7 @@ class StockRound(Ruleset):
     def train(self, kind: str) -> dict:
         return next(t for t in self.data["trains"] if t["type"] == kind)
 
+    @lru_cache(maxsize=None)  # asked for every possible train trade in every list of orders
     def train_types(self) -> list[str]:
         return [t["type"] for t in self.data["trains"]]
 
