@@ -183,6 +183,31 @@ def _now(text: Optional[str]):
         raise UsageError(f"--now takes an ISO date and time such as 2026-05-01T12:00:00Z, not '{text}'") from None
 
 
+def _site(config: Optional[Path]):
+    """The configuration given (--config) or found ($JUDGE_CONFIG), or None: shell commands
+    archive their changes when it names an [archive]."""
+    if config is None and not os.environ.get("JUDGE_CONFIG"):
+        return None
+    from . import config as configs
+
+    return configs.load(config)
+
+
+def _archive(cfg, game: Game, game_file: Path) -> None:
+    """Commit the game's public record after a change, if the configuration asks for it; a
+    failure is only a warning (the change is saved)."""
+    if cfg is None or cfg.archive is None:
+        return
+    from . import archive
+
+    _warn(archive.keep(cfg.archive, game, game_file))
+
+
+def _warn(warning: str) -> None:
+    if warning:
+        typer.echo(f"judge: warning: {warning}", err=True)
+
+
 @app.command()
 def new(
     ruleset: str,
@@ -217,13 +242,15 @@ def new(
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
     _check_user(game_file)
     if not addresses:
+        cfg = _site(config)
         gamefile.create(game, game_file)
+        _archive(cfg, game, game_file)
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
     from .mail import mailgame
 
-    from .mail.outbox import MailError, refused_recipients
+    from .mail.outbox import refused_recipients
 
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
@@ -235,19 +262,14 @@ def new(
                              "; ".join(f"{a} ({why})" for a, why in refused.items()))
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
-        gamefile.create(game, game_file)
-        try:
-            for m in welcomes:
-                box.send(m)
-        except MailError as e:  # a game whose players were not all told is no game: unmade
-            game_file.unlink()
-            raise MailError(f"{e}; nothing was created, run the same command again later "
-                            "(any welcome mail already sent is void)") from None
+        box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
+        _archive(cfg, game, game_file)
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
+        box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
     typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
 
 
@@ -271,7 +293,7 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle(raw, cfg, box, _now(now)))
+        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
 
 
 @app.command()
@@ -282,9 +304,13 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from .mail import deadlines
 
+    from .mail.outbox import MailError
+
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
             typer.echo(line)
+        if box.down:
+            raise MailError(box.down)
 
 
 @app.command()
@@ -294,6 +320,7 @@ def order(
     as_: Optional[str] = typer.Option(None, "--as", help="the player giving the orders"),
     gm: bool = typer.Option(False, "--gm", help="orders of the game master"),
     file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line"),
+    config: Optional[Path] = _config_option(),
 ) -> None:
     """Validate orders in sequence and apply all of them, or none."""
     if gm == bool(as_):
@@ -308,10 +335,12 @@ def order(
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
     _check_user(game_file)
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         accepted = game.submit(GM if gm else as_, text)
         gamefile.save(game, game_file)
+        _archive(cfg, game, game_file)
     for o in accepted:
         typer.echo(f"ok: {o}")
     for line in accepted.not_judged():
@@ -358,11 +387,13 @@ def show(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """A player's report, the public report, or (--gm) everything."""
-    game = gamefile.load(game_file)
+    _show(gamefile.load(game_file), as_, gm, as_json)
+
+
+def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
     if gm and as_:
         raise UsageError("give at most one of --as NAME and --gm")
-    who = GM if gm else (game.player_name(as_) if as_ else None)
-    view = game.view(who)
+    view = game.view(GM if gm else (game.player_name(as_) if as_ else None))
     if as_json:
         return _json(view)
     from .report import render
@@ -417,8 +448,11 @@ def orders_(
 
 @app.command()
 def verify(game_file: Path) -> None:
-    """Replay the log from the start and compare with the saved state."""
-    game = gamefile.load(game_file)
+    """Replay the log from the start and compare with the saved state (a game file, or the
+    public record of a finished game)."""
+    from .record import load_game
+
+    game = load_game(game_file)
     replayed = game.replay()
     diffs = game.differences(replayed)
     if diffs:
@@ -432,8 +466,11 @@ def audit(
     commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare"),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
-    start, and its log replays from them to the saved state."""
-    game = gamefile.load(game_file)
+    start, and its log replays from them to the saved state (a game file, or the public record
+    of a finished game)."""
+    from .record import load_game
+
+    game = load_game(game_file)
     problems = game.audit()
     if commitment is not None and commitment.strip().lower() != game.commitment:
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
@@ -444,15 +481,112 @@ def audit(
 
 
 @app.command()
-def upgrade(game_file: Path) -> None:
+def export(game_file: Path, out: Path) -> None:
+    """Write the game's public record (TOML), safe to publish while the game runs; complete
+    (seed, setup, whole log) once it is over. OUT '-' writes to standard output."""
+    from . import record
+
+    game = gamefile.load(game_file)
+    if str(out) == "-":
+        return typer.echo(record.text(game, game_file.stem), nl=False)
+    record.export(game, game_file.stem, out)
+    typer.echo(f"wrote the public record of {game_file.stem} at move {game.move} to {out}"
+               + (" (complete: the game is over)" if game.is_over() else ""))
+
+
+@app.command()
+def archive(
+    game_file: Path,
+    git: Path = typer.Option(..., "--git", help="a git repository to commit the public record to"),
+) -> None:
+    """Commit the game's public record to a git repository now (judge.toml's [archive] does it
+    after every change)."""
+    from . import archive as archives
+
+    game = gamefile.load(game_file)
+    message = archives.commit(game, game_file.stem, git)
+    typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
+
+
+@app.command()
+def history(
+    game_file: Path,
+    at: Optional[int] = typer.Option(None, "--at", help="the report as it stood at the start of this move"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose report to show"),
+    gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The moves with their public events; with --at N the report at move N, replayed from the log."""
+    from . import history as past
+
+    game = gamefile.load(game_file)
+    if at is None:
+        if gm or as_:
+            raise UsageError("--as and --gm choose whose report --at N shows; give --at N")
+        rows = past.moves(game)
+        if as_json:
+            return _json(rows)
+        for row in rows:
+            typer.echo(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
+            for text in row["events"]:
+                typer.echo(f"    {text}")
+        return
+    _show(past.at_move(game, at), as_, gm, as_json)
+
+
+@app.command()
+def rollback(
+    game_file: Path,
+    to: int = typer.Option(..., "--to", help="the move to return to (its orders and all after are undone)"),
+    reason: str = typer.Option(..., "--reason", help="why, shown to every player and in the public record"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Undo every order from move N on (kept in the game's [[corrections]] trace); in a mail
+    game every player is told by mail."""
+    from . import corrections
+
+    game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
+    _warn(warning)
+    typer.echo(f"rolled back to move {to}: {len(undone)} order(s) undone and kept in the trace")
+    _echo_waiting(game)
+
+
+@app.command()
+def replace(
+    game_file: Path,
+    old: str,
+    new: str,
+    address: Optional[str] = typer.Option(None, "--address", help="mail games: the new player's address"),
+    reason: str = typer.Option("", "--reason", help="shown in the public record"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Hand the seat of player OLD to the new player NEW (the seat keeps its name in the game;
+    the file records who plays it since when). A mail game needs --address: the new player
+    gets a new password and a welcome mail."""
+    from . import corrections
+
+    game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
+                                                             address, reason)
+    _warn(warning)
+    typer.echo(f"{new} plays the seat {seat} from move {game.move}")
+    if password:
+        typer.echo(f"password of {new} (shown only now; mailed with the welcome): {password}")
+
+
+@app.command()
+def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
     _check_user(game_file)
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         old = game.ruleset.version
         new = game.upgraded()
         gamefile.save(new, game_file)
+        _archive(cfg, new, game_file)
     typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
                f"{len(new.log)} orders replayed")
     _echo_waiting(new)
@@ -463,6 +597,7 @@ def bot(
     game_file: Path,
     as_: str = typer.Option(..., "--as", help="the player the bot plays"),
     kind: str = typer.Option("sensible", help="sensible or random"),
+    config: Optional[Path] = _config_option(),
 ) -> None:
     """A built-in bot picks a legal order for a player and submits it."""
     from . import bots
@@ -470,6 +605,7 @@ def bot(
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
     _check_user(game_file)
+    cfg = _site(config)
     with gamefile.locked(game_file):
         game = gamefile.load(game_file)
         player = game.player_name(as_)
@@ -479,6 +615,7 @@ def bot(
         text = bots.choose(game, player, kind)
         accepted = game.submit(player, [text])
         gamefile.save(game, game_file)
+        _archive(cfg, game, game_file)
     typer.echo(f"ok: {player}: {accepted[0]}")
     _echo_waiting(game)
 

@@ -12,6 +12,8 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     password = "secret"
     [maildir]                        # ... or this: outgoing mail is left in a Maildir
     path = "outbox"
+    [archive]                        # optional: commit every game's public record here
+    git = "archive"                  # a git repository (relative to this file's directory)
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ class Config:
     games: Path
     smtp: dict = field(default_factory=dict)
     maildir: Path | None = None
+    archive: Path | None = None  # a git repository for the games' public records
 
     def game_path(self, name: str) -> Path | None:
         """The file of the mail game `name`, or None when there is no such game."""
@@ -70,7 +73,7 @@ def load(path: Path | None) -> Config:
     for key in ("address", "gm", "games"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise UsageError(f"{where} needs {key} = \"...\"")
-    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir"}
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive"}
     if unknown:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     if ("smtp" in data) == ("maildir" in data):
@@ -86,9 +89,17 @@ def load(path: Path | None) -> Config:
         unknown = set(smtp) - {"host", "port", "starttls", "user", "password"}
         if unknown:
             raise UsageError(f"{where}: [smtp] has unknown keys: {', '.join(sorted(unknown))}")
+        if smtp.get("password") and path.stat().st_mode & 0o077:
+            raise UsageError(f"{where} holds the SMTP password but others may read it "
+                             f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
     maildir = None
     if "maildir" in data:
         if not isinstance(data["maildir"].get("path"), str):
             raise UsageError(f"{where}: [maildir] needs path = \"...\"")
         maildir = base / data["maildir"]["path"]
-    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir)
+    archive = data.get("archive")
+    if archive is not None and (not isinstance(archive, dict) or set(archive) != {"git"}
+                                or not isinstance(archive["git"], str) or not archive["git"]):
+        raise UsageError(f"{where}: [archive] needs exactly git = \"DIRECTORY\"")
+    archive = base / archive["git"] if archive else None
+    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive)

@@ -29,7 +29,8 @@ FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
-KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state", "log")
+KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
+        "corrections", "log")
 
 
 def _copy(value):
@@ -67,18 +68,20 @@ def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> st
 
 class Game:
     def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None,
-                 salt: str = "", commitment: str = ""):
+                 salt: str = "", commitment: str = "", corrections=None):
         self.ruleset = ruleset
         self.players = list(players)
         self.options = options
         self.setup = setup
         self.rng = rng
         self.state = state
-        self.log = log if isinstance(log, Log) else Log(log)
+        self.log = log
         self.meta = meta if meta is not None else {}
         # Games made before the judge committed to its seed have neither (they still play).
         self.salt = salt
         self.commitment = commitment
+        # The game master's corrections (rollbacks, seats handed on): judge/corrections.py.
+        self.corrections = corrections if corrections is not None else []
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
@@ -174,16 +177,26 @@ class Game:
             return f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}"
         return f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"])
 
+    @property
+    def log(self) -> Log:
+        """The logged orders, "MOVE PLAYER ORDER" each (a list of strings to the rest of the code)."""
+        return self._log
+
+    @log.setter
+    def log(self, entries) -> None:
+        self._log = entries if isinstance(entries, Log) else Log(entries)
+
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment)
+                    _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment,
+                    _copy(self.corrections))
 
     def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
         """This game in another position (and generator): for the proofs that redraw what a
         player may not know."""
-        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, list(self.log),
-                    self.meta, self.salt, self.commitment)
+        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, self.log.copy(),
+                    self.meta, self.salt, self.commitment, self.corrections)
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> "Accepted":
@@ -273,7 +286,7 @@ class Game:
                 raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
             self._apply(state, order, rng)
         return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta,
-                    self.salt, self.commitment)
+                    self.salt, self.commitment, self.corrections)
 
     def audit(self) -> list[str]:
         """What is wrong with this game's honesty: the seed, setup and salt do not give the
@@ -296,7 +309,7 @@ class Game:
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
         new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta,
-                   self.salt, self.commitment)
+                   self.salt, self.commitment, self.corrections)
         try:
             return new.replay()
         except GameFileError as e:
@@ -327,6 +340,7 @@ class Game:
             "rng": rng,
             "meta": self.meta,
             "state": self.state,
+            **({"corrections": self.corrections} if self.corrections else {}),
         }
         if log:
             data["log"] = {"orders": list(self.log)}
@@ -399,11 +413,15 @@ class Game:
             raise GameFileError(f"{where}: state.events must be tables of move, text and (optionally) to")
         if not isinstance(meta, dict):
             raise GameFileError(f"{where}: [meta] must be a table")
+        corrections = data.get("corrections", [])
+        if not (isinstance(corrections, list) and all(isinstance(c, dict) and isinstance(c.get("kind"), str)
+                                                      for c in corrections)):
+            raise GameFileError(f"{where}: [[corrections]] must be tables with a kind")
         rs.check(state)
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed)
+        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed, corrections)
 
 
 def _is_hex(text, length: int) -> bool:

@@ -143,8 +143,9 @@ def create(game: Game, path) -> None:
 
 
 @contextmanager
-def locked(path):
-    """Hold an exclusive lock on the game (a sidecar .NAME.lock file) for a read-modify-write."""
+def locked(path, wait: bool = True):
+    """Hold an exclusive lock on the game (a sidecar .NAME.lock file) for a read-modify-write.
+    With wait=False, refuse at once when another process holds it."""
     path = Path(path).absolute()
     lock_path = path.with_name(f".{path.name}.lock")
     try:
@@ -152,8 +153,38 @@ def locked(path):
     except OSError as e:
         raise GameFileError(f"cannot lock {path}: {e.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise GameFileError(f"{path.name} is in use by another judge process (an order, the mail "
+                                "gateway or tick); nothing was changed: try again in a moment") from None
+        _remove_stale_temps(path)
         yield path
     finally:
         os.close(fd)
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Temporary files of this game left by killed processes (.NAME.PID-K.tmp), removed under
+    the game's lock; a living process's own are left alone."""
+    prefix = f".{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):-len(".tmp")].partition("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # alive
+        except ProcessLookupError:
+            pass
+        except PermissionError:  # alive, another user's
+            continue
+        try:
+            os.unlink(path.parent / name)
+        except FileNotFoundError:
+            pass
 

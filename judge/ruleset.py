@@ -172,7 +172,8 @@ class Ruleset:
         raise NotImplementedError
 
     def resample_hidden(self, state: dict, player: str, rng) -> dict:
-        """A changed copy of `state` in which what `player` may not know (other players' secrets,
+        """A changed copy of `state` in which what `player` (None: the public, who knows only
+        the public view) may not know (other players' secrets,
         the order of undealt cards, others' secret orders) is redrawn consistently with all that
         `player` has seen. The privacy tests check that `player`'s view stays byte-for-byte the
         same; the change must be real whenever something is hidden from `player`."""
@@ -186,6 +187,12 @@ class Ruleset:
         it in the same batch are left unjudged (Game.submit). Draws from the generator count
         as revealing without this hook."""
         return ""
+
+    def public_order(self, text: str) -> str | None:
+        """A logged order (its canonical text) as the public sees it in the public record while
+        the game runs, or None for a secret order (the record shows "secret order"). Decide it
+        from the text alone: judge/record.py `public_entry` is the one place that asks."""
+        return text
 
     def default_order(self, state: dict, player: str) -> str | None:
         """The order given for a player who misses a deadline, or None for none."""

@@ -61,6 +61,7 @@ def make_site(root: Path, smtp_port: int | None = None, smtp_login: str = "") ->
     outgoing = f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\n{smtp_login}' if smtp_port else '[maildir]\npath = "outbox"\n'
     path = root / "judge.toml"
     path.write_text(f'address = "{JUDGE}"\ngm = "{GM_ADDRESS}"\ngames = "games"\n{outgoing}')
+    path.chmod(0o600)
     return Site(root, config.load(path))
 
 
@@ -79,8 +80,10 @@ def new_game(site: Site, name="g1", *, deadline=0, grace=0, remind=0, now=T0, se
     """A mail game of mogul for alice, bob and carol with one observer; its passwords."""
     game = Game.new("mogul", NAMES, seed=1, setup=setup or {})
     passwords = mailgame.enable(game, {p: address(p) for p in NAMES}, [OBSERVER], deadline, grace, remind, now)
-    gamefile.create(game, site.game_path(name))
-    mailgame.MailGame(game, name).send_welcomes(site.cfg, passwords, site.outbox())
+    box = site.outbox()
+    box.commit(name, game, mailgame.MailGame(game, name).welcomes(site.cfg, passwords),
+               lambda: gamefile.create(game, site.game_path(name)))
+    box.flush()
     return passwords
 
 
@@ -113,3 +116,45 @@ def reply(mails, addr: str) -> str:
     found = [m for m in mails if m["To"] == addr and m["Subject"].startswith("Re:")]
     assert len(found) == 1, [m["Subject"] for m in mails]
     return text(found[0])
+
+
+class Server:
+    """A real SMTP server on 127.0.0.1 (aiosmtpd) that can be stopped and started again on its
+    port, refuse recipients for good (550) or for now (450), or stall each mail (`delay` s)."""
+
+    def __init__(self, refuse=(), busy=(), delay=0.0, **smtp_options):
+        self.port = free_port()
+        self.mails: list[tuple[list[str], EmailMessage]] = []
+        self.refuse, self.busy, self.delay, self.options = set(refuse), set(busy), delay, smtp_options
+        self.controller = None
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return "550 5.1.1 no such user here"
+        if address in self.busy:
+            return "450 4.2.1 mailbox busy, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            import asyncio
+
+            await asyncio.sleep(self.delay)
+        self.mails.append((envelope.rcpt_tos, message_from_bytes(envelope.content, policy=policy.default)))
+        return "250 OK"
+
+    def start(self) -> "Server":
+        from aiosmtpd.controller import Controller
+
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, **self.options)
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+    def to(self, addr: str) -> list[EmailMessage]:
+        return [m for rcpts, m in self.mails if rcpts == [addr]]

@@ -108,3 +108,15 @@ def test_a_log_is_a_list_of_strings_to_the_rest_of_the_judge():
     assert log != ["1 alice bid"] and log[1] == "2 bob pass" and log[-1] == "2 bob pass"
     assert list(log) == log[:] == ["1 alice bid", "2 bob pass"] and len(log) == 2
     assert [e.split()[1] for e in log] == ["alice", "bob"]
+
+
+def test_corrections_are_written_before_the_log_which_stays_last_and_fast():
+    game = played("mogul", 12)
+    game.corrections.append({"kind": "rollback", "time": "2026-11-22T12:00:00Z", "from_move": 13, "to_move": 12,
+                             "reason": "a slip", "undone": ["12 alice bid"]})
+    text = gamefile.dumps(game)
+    assert text.index("[[corrections]]") < text.index("[log]")
+    fast = gamefile._fast_parse(text)
+    assert fast is not None and fast == tomllib.loads(text)
+    loaded = gamefile.parse(text.encode(), "g.toml")
+    assert loaded.corrections == game.corrections and loaded.log == game.log

@@ -2,6 +2,10 @@
 everything that player may not know (resample_hidden) and check their report and JSON view stay
 byte-for-byte the same. A ruleset whose resample_hidden is missing fails here.
 
+The public record (judge export, the git archive) likewise: redrawing everything hidden from the
+public leaves it byte for byte the same, and its log shows an order only where the public view
+tells that order from the other orders the player could have given.
+
 JUDGE_PRIVACY_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
 
@@ -9,12 +13,13 @@ import json
 
 import pytest
 
-from judge import bots
+from judge import bots, record, ruleset
 from judge.game import Game
 from judge.report import render
 from judge.rng import Rng
 from judge.ruleset import GM
 from judge.rulesets.mogul import Mogul
+from judge.rulesets.rumors import Rumors
 
 from registry import config_id, configs, many, new_game, random_bots
 
@@ -119,3 +124,122 @@ def test_the_proof_catches_a_resample_that_changes_nothing():
     game.ruleset = Lazy()
     failures = privacy_failures(game, 5)
     assert failures and "resamples changed nothing" in failures[0]
+
+
+# ---- the public record ----------------------------------------------------------------------
+ALTERNATIVES = 4  # other legal orders compared with the one given, per order checked
+
+
+def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
+    """The game with everything the public may not know redrawn: every player's secrets and the
+    undealt cards (resample_hidden for the public), the generator (another seed from here on),
+    the setup, the salt, the mail addresses and password hashes, and the arguments of every
+    secret order in the log."""
+    rs, rng = game.ruleset, Rng(seed * 1000 + game.move * 10 + k)
+    other = game.copy()
+    other.state = rs.resample_hidden(game.state, None, rng)
+    other.rng = Rng((game.rng.seed + 7919 * (k + 1)) % 2**63, game.rng.draws)
+    other.setup = {"deck": [f"card{rng.below(100)}" for _ in range(5)]}
+    other.salt = f"{rng.below(2**32):032x}"
+    other.meta = {"mail": {"players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
+                                       for p in game.players}}}
+    for i, entry in enumerate(other.log):
+        if record.secret_entry(game, entry):
+            move, player, verb = entry.split(" ", 3)[:3]
+            other.log[i] = f"{move} {player} {verb} Resampled{rng.below(1000)}"
+            assert record.secret_entry(other, other.log[i]), "a redrawn secret order must stay secret"
+    return other
+
+
+def record_failures(game: Game, seed: int) -> list[str]:
+    where = f"{game.ruleset.name} seed {seed} move {game.move}"
+    before, changed = record.text(game, "g"), False
+    for k in range(TRIES):
+        other = hidden_from_the_public(game, seed, k)
+        after = record.text(other, "g")
+        if after != before:
+            return [f"{where}: the public record shows a hidden fact:\n{_first_difference(before, after)}"]
+        changed = changed or other.state != game.state
+        if changed and k:
+            break
+    if hides_something(game, None) and not changed:
+        return [f"{where}: something is hidden from the public, but {TRIES} resamples changed nothing"]
+    return []
+
+
+def telltale_orders(game: Game, player: str, given: str, seed: int) -> list[str]:
+    """Orders that the public record would show differently from `given` although the public
+    view after them is the same: the record would tell the public something it may not know."""
+    def after(line: str) -> tuple[str, str]:
+        trial = game.copy()
+        trial.submit(player, [line])
+        entry = trial.log[-1]
+        return json.dumps(trial.view(None), sort_keys=True), record.public_entry(trial, entry).partition(" ")[2], trial
+
+    view, shown, trial = after(given)
+    if trial.is_over():
+        return []  # the record is complete then: everything is shown
+    legal = game.ruleset.legal_orders(game.state, player)
+    rng = Rng(seed * 31 + game.move)
+    out = []
+    for other in {rng.choice(legal) for _ in range(ALTERNATIVES)} - {given}:
+        other_view, other_shown, other_trial = after(other)
+        if other_view == view and other_shown != shown and not other_trial.is_over():
+            out.append(f"{game.ruleset.name} seed {seed} move {game.move}: the public record shows '{shown}' "
+                       f"and '{other_shown}', which the public view does not tell apart")
+    return out
+
+
+@pytest.mark.parametrize("config", configs(), ids=config_id)
+def test_the_public_record_is_the_same_whatever_is_hidden_from_the_public(config):
+    for seed in range(GAMES):
+        game = new_game(*config, seed)
+        assert record_failures(game, seed) == []
+        while not game.is_over():
+            player = game.awaiting()[0]
+            order = bots.choose(game, player, "random", salt="record")
+            if len(game.log) % 3 == 0:
+                assert telltale_orders(game, player, order, seed) == []
+            game.submit(player, [order])
+            if len(game.log) % EVERY == 0 and not game.is_over():
+                assert record_failures(game, seed) == []
+
+
+@pytest.mark.parametrize("name", [rs.name for rs in ruleset.every()])
+def test_a_finished_record_replays_to_the_final_state_without_the_game_file(name, tmp_path):
+    game = new_game(name, 4, {}, 3)
+    bots.play_out(game)
+    path = tmp_path / "record.toml"
+    record.export(game, "g", path)
+    text = path.read_text()
+    assert f"seed = {game.rng.seed}" in text and game.salt in text and "[meta]" not in text
+    again = record.load_game(path)
+    assert again.differences(again.replay()) == [] and again.audit() == []
+    assert again.state == game.state and again.log == game.log
+
+
+class ShowingRumors(Rumors):
+    """Rumors whose public record shows the roll-phase orders: the proof must catch it."""
+
+    def public_order(self, text):
+        return text
+
+
+def test_the_proof_catches_a_record_that_shows_secret_orders():
+    game = new_game("rumors", 3, {}, 1)
+    game.ruleset = ShowingRumors()
+    found = []
+    while not found and not game.is_over():
+        player = game.awaiting()[0]
+        order = bots.choose(game, player, "random")
+        found = telltale_orders(game, player, order, 1)
+        game.submit(player, [order])
+    assert found and "does not tell apart" in found[0]
+
+
+def test_the_proof_catches_a_record_that_shows_the_seed(monkeypatch):
+    game = new_game("mogul", 3, {}, 1)
+    built = record.build
+    monkeypatch.setattr(record, "build", lambda g, name: {**built(g, name), "seed": g.rng.seed})
+    failures = record_failures(game, 1)
+    assert failures and "hidden fact" in failures[0]

@@ -5,22 +5,33 @@ such missed order is announced to everyone."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 
-from .. import bots, gamefile
+from .. import archive, bots, gamefile
 from ..errors import GameFileError, JudgeError
+from .journal import general_log
 from .mailgame import MailGame, journal_path, parse_time, record, shown
-from .outbox import compose
+from .outbox import MailError, compose
 from ..ruleset import GM
 
 
 def tick(cfg, outbox, now: datetime) -> list[str]:
-    """One pass over every game of the directory; what was done, one line each."""
+    """One pass over every game of the directory, then the outbox is sent (also what earlier
+    runs left in it); what was done, one line each. A game that cannot be handled is skipped
+    with its reason, and the others are handled all the same."""
     done = []
     for path in sorted(cfg.games.glob("*.toml")):
         try:
             done += tick_game(path, cfg, outbox, now)
         except GameFileError as e:
             done.append(f"{path.stem}: skipped: {e}")
+        except Exception as e:  # noqa: BLE001 - one game must never stop the others
+            done.append(f"{path.stem}: skipped: {type(e).__name__}: {e}")
+            record(general_log(cfg), now, game=path.stem, outcome=f"judge tick failed: {type(e).__name__}: {e}")
+    try:
+        outbox.flush()
+    except MailError as e:  # the caller sees outbox.down
+        done.append(str(e))
     return done
 
 
@@ -53,14 +64,13 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             outcome = "; ".join(notices)
         elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
             mg.m["reminded"] = True
-            mails = [reminder(cfg, mg, p) for p in game.awaiting()]
+            mails = [reminder(cfg, mg, p, now) for p in game.awaiting()]
             outcome = "reminded " + ", ".join(game.awaiting())
         else:
             return []
-        gamefile.save(game, path)
+        outbox.commit(name, game, mails, partial(gamefile.save, game, path))
+        archive.keep(cfg.archive, game, path, now)
         record(journal_path(path), now, sender="judge tick", outcome=outcome)
-        for m in mails:
-            outbox.send(m)
     return [f"{name}: {outcome}"]
 
 
@@ -77,10 +87,16 @@ def missed_order(game, mg, player: str) -> tuple[str, str]:
     return bots.choose(game, player), "the judge's bot plays for an absent player" if player in mg.m["absent"] else "the judge's bot, as there is no default order"
 
 
-def reminder(cfg, mg, who: str):
+def reminder(cfg, mg, who: str, now: datetime):
     address = cfg.gm if who == GM else mg.address(who)
     game = mg.game
-    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n"
-            f"If none arrives by the deadline, the judge gives the default order for you.\n\n"
+    deadline = parse_time(mg.m["deadline"])
+    if now < deadline:
+        when = "If none arrives by the deadline, the judge gives the default order for you."
+    else:  # the first tick after the deadline came in the grace period
+        end = deadline + timedelta(hours=mg.m["grace_hours"])
+        when = (f"The deadline has passed; if none arrives by the end of the grace period "
+                f"({end.strftime('%Y-%m-%d %H:%M UTC')}), the judge gives the default order for you.")
+    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n{when}\n\n"
             + mg.footer(cfg, who))
     return compose(cfg, address, f"game {mg.name}: reminder, move {game.move}", body)

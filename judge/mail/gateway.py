@@ -1,127 +1,211 @@
 """The mail gateway: handle one incoming message (authenticate, apply all or none per game
 under the game's lock, log it, answer it, send the new reports), or every new message of a
-Maildir. Works for every ruleset through the core alone."""
+Maildir. Works for every ruleset through the core alone.
+
+Each game's change is saved together with its mails (outbox.Outbox.commit) and with the
+section of the answer it gives (kept under .mail/replies/ while its Message-ID is
+remembered), so that a message delivered again gets its first answer again. Passwords never
+leave: they are hidden in every echoed line, answer, subject and log."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
+import traceback
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from .. import gamefile
+from .. import archive, corrections, gamefile
 from . import bounces, parse as mailparse
 from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
-from .mailgame import MailGame, is_address, journal_path, record
-from .outbox import compose
-from .passwords import hash_password, new_password
+from .journal import general_log
+from .mailgame import MailGame, is_address, iso, journal_path, message_key, record
+from .outbox import MailError, compose, write_synced
 from ..report import render
 from ..ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present")
-HOW_TO = """The judge found no 'game NAME' line (nor 'game NAME' in the subject). Nothing was changed.
-Write, one a line:
+USAGE = """Write, one a line:
   game NAME
   player YOURNAME YOURPASSWORD
   your orders, one a line
 Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored."""
-
-
-def general_log(cfg) -> Path:
-    """Messages that name no game of this judge are logged here."""
-    return cfg.games / "mail.log"
+QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
+HIDDEN = "********"
 
 
 def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
-    """Handle one message completely; return a one-line summary."""
+    """Handle one message completely; return a one-line summary. Raises MailError (after
+    everything is saved) when its mail must wait in the outbox for a later run."""
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
+    reply_key = message_key(msg.message_id)
     if msg.automatic or msg.sender == cfg.address:
         if bounces.is_bounce(raw, msg.sender):
             outcome, note = bounces.report(raw, cfg, msg.subject)
             log(outcome=outcome)
             if note is not None:
-                outbox.send(note)
+                outbox.put(note)
+            outbox.flush()
             return f"{msg.message_id}: a bounce, the game master told" if note else f"{msg.message_id}: a bounce, logged"
-        log(outcome="ignored: an automatic message (not answered, against mail loops)")
+        why = f"; {msg.problem}" if msg.problem else ""
+        log(outcome=f"ignored: an automatic message or no usable sender (not answered, against mail loops){why}")
+        outbox.flush()
         return f"{msg.message_id}: ignored (automatic)"
     if msg.problem:
         log(outcome=f"refused: {msg.problem}")
         body = (f"The judge cannot read your message: {msg.problem}. Nothing was changed.\n"
                 "Please send your orders as plain text, without attachments.\n")
-        outbox.send(compose(cfg, msg.sender, _re(msg.subject), body, msg.message_id))
+        outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
+        outbox.flush()
         return f"{msg.message_id}: refused ({msg.problem})"
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
-    sections, mails = [], []
+    hide = hide_passwords([b.password for b in blocks])
+    sections = []
     if stray:
         sections.append("These lines were ignored (each game's orders follow its 'game' and 'player' lines):\n"
-                        + "".join(f"  {line}\n" for line in stray))
+                        + "".join(f"  {hide(line)}\n" for line in stray))
     if not blocks:
         log(outcome="refused: no game named")
-        sections.append(HOW_TO)
-    for block in blocks:
-        text, more = handle_block(block, msg, cfg, now)
+        sections.append(how_to(msg.subject, stray))
+    earlier, others = {}, 0
+    for block in blocks:  # a second block for the same game is its own change, not a duplicate
+        nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
+        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide)
         sections.append(text)
-        mails += more
-    subject = reply_subject(msg.subject, [b.game for b in blocks])
-    outbox.send(compose(cfg, msg.sender, subject, "\n\n".join(sections) + "\n", msg.message_id))
-    for m in mails:
-        outbox.send(m)
-    return f"{msg.message_id}: {len(blocks)} game(s), answered, {len(mails)} other mail(s)"
+        others += mails
+    body = hide("\n\n".join(sections) + "\n", whole=True)
+    subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
+    outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
+    outbox.flush()
+    return f"{msg.message_id}: {len(blocks)} game(s), answered, {others} other mail(s)"
 
 
-def _re(subject: str) -> str:
-    subject = subject or "your orders"
+_PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+)\S+")
+
+
+def hide_passwords(passwords: list[str]):
+    """A function that hides the passwords of `passwords` in a text, and in a line (not
+    `whole`) also the word after a player's name on a 'player' line."""
+    words = [re.escape(p) for p in passwords if len(p) >= 6]
+    secret = re.compile(r"(?<!\S)(?:" + "|".join(words) + r")(?!\S)") if words else None
+
+    def hide(text: str, whole: bool = False) -> str:
+        if not whole:
+            text = _PLAYER_LINE.sub(lambda m: m[1] + HIDDEN, text)
+        return secret.sub(HIDDEN, text) if secret else text
+
+    return hide
+
+
+def how_to(subject: str, stray: list[str]) -> str:
+    """The answer to a message with no block: what is missing, and how to write."""
+    named = mailparse._SUBJECT_GAME.search(subject)
+    if any(line.split()[0].lower() == "player" and len(line.split()) != 3 for line in stray):
+        problem = "Its 'player' line does not hold your name and your password (player NAME PASSWORD)."
+    elif named:
+        problem = f"It names game {named[1]} in its subject but has no 'player NAME PASSWORD' line."
+    else:
+        problem = "It has no 'game NAME' line (nor 'game NAME' in the subject)."
+    return f"The judge found no orders to take in your message. {problem} Nothing was changed.\n{USAGE}"
+
+
+def _re(subject: str, hide) -> str:
+    subject = hide(subject) or "your orders"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
 def reply_subject(subject: str, games: list[str]) -> str:
-    """The answer's subject: "Re: " and the player's subject, naming the games answered."""
-    subject = _re(subject)
+    """The answer's subject ("Re: " and the player's subject), naming the games answered."""
     missing = [g for g in dict.fromkeys(games)
                if not re.search(rf"\bgame\s+{re.escape(g)}\b", subject, re.I)]
     return subject + "".join(f" (game {g})" for g in missing)
 
 
-def handle_block(block, msg, cfg, now) -> tuple[str, list]:
-    """One game's part of a message: (the reply's section, the mails to send)."""
+# ---- the answers kept for messages delivered again --------------------------------------
+def _reply_path(cfg, game: str, key: str) -> Path:
+    return cfg.games / ".mail" / "replies" / f"{game}.{key}"
+
+
+def keep_reply(cfg, game: str, key: str, text: str) -> None:
+    path = _reply_path(cfg, game, key)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    write_synced(tmp, text.encode("utf-8"))
+    os.replace(tmp, path)
+
+
+def kept_reply(cfg, game: str, key: str) -> str:
+    try:
+        return _reply_path(cfg, game, key).read_text("utf-8")
+    except (OSError, UnicodeError):
+        return ""
+
+
+def forget_replies(cfg, game: str, keys: list[str]) -> None:
+    for key in keys:
+        _reply_path(cfg, game, key).unlink(missing_ok=True)
+
+
+def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int]:
+    """One game's part of a message: (the answer's section, how many other mails it sends).
+    The change, its mails and the section are saved together under the game's lock."""
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
     if path is None:
         record(general_log(cfg), now, sender=msg.sender, message_id=msg.message_id, game=block.game,
                outcome="refused: unknown game")
-        return f"{head}: there is no game called '{block.game}' on this judge. Nothing was changed.", []
+        return f"{head}: there is no game called '{block.game}' on this judge. Nothing was changed.", 0
     log = partial(record, journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=block.player)
+    key = message_key(msg.message_id, nth)
     try:
         with gamefile.locked(path):
             game = gamefile.load(path)
             mg = MailGame(game, block.game)
             if not mg.enabled:
                 log(outcome="refused: not a mail game")
-                return f"{head}: this game is not played by mail. Nothing was changed.", []
-            who, refusal = mg.authenticate(cfg, block.player, block.password, msg.sender)
+                return f"{head}: this game is not played by mail. Nothing was changed.", 0
+            who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if refusal:
-                log(outcome="refused: " + refusal)
-                return f"{head}: {refusal}", []
-            if mg.seen(msg.message_id):
-                log(outcome="duplicate: handled before, nothing done")
-                return f"{head}: this message ({msg.message_id}) was handled before; nothing was done again.", []
+                if owner:
+                    log(outcome="refused: the right password from another address; its owner is told")
+                    outbox.put(alert(cfg, mg, owner, msg.sender))
+                else:
+                    log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
+                return f"{head}: {refusal}", 0
+            if mg.seen(key):
+                log(outcome="duplicate: handled before, its answer sent again")
+                return kept_reply(cfg, block.game, key) or (
+                    f"{head}: this message was handled before; nothing was done again."), 0
             run = Run(game.copy(), block.game, who, cfg)
             run.lines(block.lines)
+            run.echo = [hide(line) for line in run.echo]
+            mails = []
             if run.ok:
                 before = mg.snapshot()
                 game = run.game
                 mg = MailGame(game, block.game)
                 if game.move != run.start_move or run.restart:
                     mg.reset_deadline(now)
-            mg.remember(msg.message_id)
-            gamefile.save(game, path)
-            log(outcome=run.outcome(), lines=block.lines, results=run.echo)
-            mails = run.mails + mg.mails(cfg, before, run.notices) if run.ok else []
+                mails = run.mails + mg.mails(cfg, before, run.notices)
+            forgotten = mg.remember(key)
+            text = section(head, run, game, mg)
+            keep_reply(cfg, block.game, key, text)
+            outbox.commit(block.game, game, mails, partial(gamefile.save, game, path))
+            archive.keep(cfg.archive, game, path, now)
+            forget_replies(cfg, block.game, forgotten)
+            log(outcome=run.outcome(), lines=[hide(line) for line in block.lines], results=run.echo)
+            return text, len(mails)
     except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
         raise HostError(f"game {block.game}: {e}") from None
+
+
+def section(head: str, run, game, mg) -> str:
+    who = run.who
     who_text = "the game master" if who == GM else who
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
     text += game.waiting_line() + "\n" + mg.deadline_text() + "\n"
@@ -132,7 +216,19 @@ def handle_block(block, msg, cfg, now) -> tuple[str, list]:
         text += "Observers: " + (", ".join(m["observers"]) or "none") + "\n"
     if run.show_report:
         text += "\n" + render(game.view(who))
-    return text, mails
+    return text
+
+
+def alert(cfg, mg, owner: str, sender: str):
+    """Tell a password's owner that it came from another address."""
+    address = cfg.gm if owner == GM else mg.address(owner)
+    name = "gm" if owner == GM else owner
+    body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came\n"
+            f"from {sender}, not from your address {address}. Nothing was changed, and the sender\n"
+            "was told only that the name or password is not right.\n\n"
+            "If it was you, write from your registered address. If it was not, someone knows your\n"
+            "password: ask the game master for a new one.\n")
+    return compose(cfg, address, f"game {mg.name}: your password was used from another address", body)
 
 
 @dataclass
@@ -186,11 +282,13 @@ class Run:
 
     def step(self, line: str) -> tuple:
         """(actor, text, error): actor None is a game master's command."""
+        w = line.split()
+        if w[0].lower() == "player":  # never quoted: its last word may be a password
+            return self.who, line, f'"{" ".join(w[:2])} {HIDDEN}": one \'player\' line for each game block'
         if self.who != GM:
             if self.mg.m["paused"]:
                 return self.who, line, f'"{line}": the game is paused by the game master'
             return self.who, line, ""
-        w = line.split()
         if w[0].lower() in GM_COMMANDS:
             return None, line, ""
         if w[0].lower() == "as" and len(w) >= 3:
@@ -253,13 +351,18 @@ class Run:
                     m["absent"].remove(player)
                     self.notices.append(f"{player} is back: the bot no longer plays for them.")
             else:  # replace
-                if len(args) != 2 or not is_address(args[1]):
-                    raise JudgeError("write replace PLAYER NEW_ADDRESS")
-                player = self.player(args[:1], "replace PLAYER NEW_ADDRESS")
-                password = new_password()
-                m["players"][player] = {"address": args[1].lower(), "password": hash_password(password)}
+                if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
+                    raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
+                old = m["players"][self.player(args[:1], "replace PLAYER NEW_ADDRESS")]["address"]
+                player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
+                                                       iso(datetime.now(timezone.utc)), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
-                self.notices.append(f"The game master has handed {player} to a new player.")
+                if old != args[-1].lower():
+                    self.mails.append(compose(self.cfg, old, f"game {self.name}: you no longer play {player}",
+                                              f"The game master has handed your seat in game {self.name} ({player}) "
+                                              "to a new player.\nYour password no longer works. Thank you for playing!\n"))
+                self.notices.append(f"The game master has handed the seat {player} to {corrections.holder(self.game, player)} "
+                                    f"from move {self.game.move}.")
         except JudgeError as e:
             self.refuse(at, [f'REFUSED "{line}": {e}'], lines)
             return
@@ -299,25 +402,114 @@ def _arrival_order(folder: Path) -> list[str]:
     return sorted(os.listdir(folder), key=key)
 
 
+def handle_piped(raw: bytes, cfg, outbox, now: datetime) -> str:
+    """`judge mail` on one message from an MTA: a failure that is not the message's fault (a
+    full disk, a bug) is logged and becomes exit 75, so that the MTA delivers it again later."""
+    try:
+        return handle(raw, cfg, outbox, now)
+    except JudgeError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever it is, the message must not be lost
+        record(general_log(cfg), now, outcome=f"failed: {_failure(e)}; left to the MTA to deliver again")
+        raise MailError(f"the message could not be handled now ({_failure(e)}); the MTA will deliver it again") from None
+
+
+def _failure(e: Exception) -> str:
+    where = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+    return f"{type(e).__name__}: {e}" + (f" (at {Path(where.filename).name}:{where.lineno})" if where else "")
+
+
 def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
-    """Handle every message in DIR/new, moving each to DIR/cur once it is fully handled.
-    One run at a time per Maildir (a lock file inside it)."""
+    """Handle every message in DIR/new, moving each to DIR/cur once it is fully handled (its
+    change saved, its mail in the outbox). One run at a time per Maildir (a lock file inside
+    it). A message the judge fails on is tried again by the next runs and, after
+    QUARANTINE_AFTER of them, moved to DIR/.Quarantine/new/ with a note to the game master;
+    the messages after it are handled all the same. Raises MailError at the end when mail
+    must wait in the outbox."""
     path = Path(path)
     new, cur = path / "new", path / "cur"
     if not new.is_dir() or not cur.is_dir():
         raise GameFileError(f"{path} is not a Maildir (no new/ and cur/)")
-    fd = os.open(path / ".judge-mail.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    done = []
+    fd = os.open(path / ".judge-mail.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    done, waiting = [], None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+        tries = _Tries(path / ".judge-tries.json")
         for name in _arrival_order(new):
             src = new / name
             try:
                 raw = src.read_bytes()
             except FileNotFoundError:  # taken by another reader
                 continue
-            done.append(handle(raw, cfg, outbox, now_fn()))
+            now = now_fn()
+            try:
+                done.append(handle(raw, cfg, outbox, now))
+            except MailError as e:  # handled; its mail waits in the outbox
+                waiting = e
+                done.append(f"{name}: handled, its mail waits in the outbox")
+            except Exception as e:  # noqa: BLE001 - one message must not block the others
+                failed = tries.failed(name)
+                record(general_log(cfg), now, maildir_file=name,
+                       outcome=f"failed ({failed} of {QUARANTINE_AFTER} runs): {_failure(e)}")
+                if failed >= QUARANTINE_AFTER:
+                    quarantine(path, name, raw, e, cfg, outbox, now)
+                    tries.forget(name)
+                continue
+            tries.forget(name)
             os.rename(src, cur / (name if ":" in name else name + ":2,S"))
+        tries.save(os.listdir(new))
+        try:
+            outbox.flush()  # the notes of quarantined messages
+        except MailError as e:
+            waiting = e
     finally:
         os.close(fd)
+    if waiting:
+        raise waiting
     return done
+
+
+class _Tries:
+    """How many runs failed on each message still in new/ (a small JSON file in the Maildir)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            data = json.loads(path.read_text("utf-8"))
+            self.count = {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            self.count = {}
+
+    def failed(self, name: str) -> int:
+        self.count[name] = self.count.get(name, 0) + 1
+        self.save()
+        return self.count[name]
+
+    def forget(self, name: str) -> None:
+        self.count.pop(name, None)
+
+    def save(self, present=None) -> None:
+        if present is not None:
+            self.count = {k: v for k, v in self.count.items() if k in present}
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(self.count))
+        os.replace(tmp, self.path)
+
+
+def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outbox, now) -> None:
+    """Move a message the judge keeps failing on out of new/, and tell the game master."""
+    folder = maildir / ".Quarantine"
+    for sub in ("tmp", "new", "cur"):
+        (folder / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+    dest = folder / "new" / name
+    os.rename(maildir / "new" / name, dest)
+    msg = mailparse.read(raw)
+    record(general_log(cfg), now, sender=msg.sender, message_id=msg.message_id, maildir_file=name,
+           outcome=f"quarantined after {QUARANTINE_AFTER} failed runs: {dest}")
+    body = (f"The judge failed on a message in {QUARANTINE_AFTER} runs and has moved it aside, so that\n"
+            "the messages after it are handled:\n\n"
+            f"  File: {dest}\n  From: {msg.sender or 'no usable address'}\n  Message-ID: {msg.message_id}\n"
+            f"  Error: {_failure(error)}\n\n"
+            "Its sender got no answer. Please look at it (and at mail.log in the games directory); when\n"
+            "the cause is mended, move it back into new/ to have it handled.\n")
+    outbox.put(compose(cfg, cfg.gm, "judge: a message was put aside (quarantine)", body))

@@ -3,33 +3,37 @@ players' addresses and password hashes, the game master's password hash, observe
 deadline settings and the current deadline, absent players, the paused flag and the
 Message-IDs already handled. None of it ever reaches a view or a report.
 
+Message-IDs are kept as fixed-size keys (`message_key`), at most KEEP_SEEN of them: a player's
+messages cannot grow the game file beyond that. Files of earlier judges, which kept the raw
+Message-IDs, are migrated on load.
+
 Also the mails that follow a change: each recipient whose report changed gets it, with
 any notices (missed orders, the game master's doings) that everyone must see.
 """
 from __future__ import annotations
 
-import json
+import hashlib
 import re
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
+from ..errors import GameFileError
+from .journal import iso, journal_path, record  # noqa: F401 - used from here by the gateway and tick
 from .passwords import check_password, hash_password, new_password
 from ..report import render
 from ..ruleset import GM
 from .outbox import compose
+from .parse import is_address  # noqa: F401 - the one definition, used from here by the CLI
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
-_ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+_KEY = re.compile(r"^[0-9a-f]{32}$")
+_NO_PASSWORD = "scrypt$16384$8$1$" + "00" * 16 + "$" + "00" * 32  # checked for unknown names: same time
 
 
-def is_address(text: str) -> bool:
-    """A plain mail address, local@domain.tld or local@host (user@localhost on a judge's own
-    host): no names, lists or brackets."""
-    return bool(_ADDRESS.match(text))
-
-
-def iso(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def message_key(message_id: str, block: int = 0) -> str:
+    """What the game file keeps of a Message-ID (32 hex digits however long the ID); `block`
+    counts the earlier blocks for the same game in the same message."""
+    text = message_id if block == 0 else f"{message_id}\n{block}"
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def parse_time(text: str) -> datetime:
@@ -58,6 +62,7 @@ def enable(game, addresses: dict, observers: list[str], deadline_hours: int = 0,
         "absent": [],
         "paused": False,
         "seen": [],
+        "outbox_tx": 0,
     }
     MailGame(game, "").reset_deadline(now or datetime.now(timezone.utc))
     return passwords
@@ -67,37 +72,82 @@ class MailGame:
     def __init__(self, game, name: str):
         self.game, self.name = game, name
         self.m = game.meta.get("mail")
+        if self.enabled:
+            self._check()
 
     @property
     def enabled(self) -> bool:
         return isinstance(self.m, dict)
 
+    def _check(self) -> None:
+        """A hand-edited [meta.mail] that the judge cannot use is refused with its reason
+        (GameFileError), never a crash; raw Message-IDs of earlier judges become keys."""
+        m, where = self.m, f"game {self.name}: [meta.mail]"
+
+        def bad(key, what):
+            raise GameFileError(f"{where} {key} must be {what}, not {m.get(key)!r}")
+
+        for key in ("deadline_hours", "grace_hours", "remind_hours"):
+            if type(m.get(key)) is not int or not 0 <= m[key] <= 24 * 365:
+                bad(key, "a whole number of hours (0 to 8760)")
+        for key in ("reminded", "paused"):
+            if type(m.get(key)) is not bool:
+                bad(key, "true or false")
+        for key in ("observers", "absent", "seen"):
+            if not isinstance(m.get(key), list) or not all(isinstance(x, str) for x in m[key]):
+                bad(key, "a list of strings")
+        if not isinstance(m.get("deadline"), str):
+            bad("deadline", "a date and time")
+        if m["deadline"]:
+            try:
+                parse_time(m["deadline"])
+            except ValueError:
+                bad("deadline", "an ISO date and time such as 2026-05-01T12:00:00Z")
+        players = m.get("players")
+        if not isinstance(players, dict) or set(players) != set(self.game.players) or not all(
+                isinstance(v, dict) and isinstance(v.get("address"), str) and isinstance(v.get("password"), str)
+                for v in players.values()):
+            bad("players", "a table of every player's address and password")
+        if not isinstance(m.get("gm_password"), str):
+            bad("gm_password", "a password hash")
+        if type(m.setdefault("outbox_tx", 0)) is not int:
+            bad("outbox_tx", "a whole number")
+        if not all(_KEY.match(x) for x in m["seen"]):
+            m["seen"] = [x if _KEY.match(x) else message_key(x) for x in m["seen"]][-KEEP_SEEN:]
+
     def address(self, player: str) -> str:
         return self.m["players"][player]["address"]
 
     # ---- who is writing ----------------------------------------------------------------
-    def authenticate(self, cfg, name: str, password: str, sender: str) -> tuple[str, str]:
-        """(player or GM, "") for good credentials, else ("", a polite refusal)."""
+    def authenticate(self, cfg, name: str, password: str, sender: str) -> tuple[str, str, str]:
+        """(player or GM, "", "") for good credentials, else ("", a polite refusal, whose
+        password it was when the right password came from another address). A wrong password
+        and a right one from the wrong address get the same refusal, so that nobody can try
+        passwords from their own address; the owner is told instead."""
         game = f"game {self.name}"
         if not name:
-            return "", f"No 'player NAME PASSWORD' line for {game}. Nothing was changed."
+            return "", f"No 'player NAME PASSWORD' line for {game}. Nothing was changed.", ""
         player = GM if name.lower() == GM else next((p for p in self.game.players if p.lower() == name.lower()), "")
-        stored = self.m["gm_password"] if player == GM else self.m["players"][player]["password"] if player else ""
-        if not player or not check_password(password, stored):
-            return "", f"The player name or password for {game} is not right. Nothing was changed."
-        expected = cfg.gm if player == GM else self.address(player)
-        if sender != expected:
-            return "", (f"This message comes from {sender or 'no address'}, which is not the address of "
-                        f"{player} in {game}. Nothing was changed. If your address has changed, "
-                        "ask the game master.")
-        return player, ""
+        stored = self.m["gm_password"] if player == GM else self.m["players"][player]["password"] if player else _NO_PASSWORD
+        refusal = (f"The player name or password for {game} is not right, or this message does not come "
+                   "from that player's registered address. Nothing was changed. If your address has "
+                   "changed, ask the game master.")
+        if not check_password(password, stored) or not player:
+            return "", refusal, ""
+        if sender != (cfg.gm if player == GM else self.address(player)):
+            return "", refusal, player
+        return player, "", ""
 
-    def seen(self, message_id: str) -> bool:
-        return message_id in self.m["seen"]
+    def seen(self, key: str) -> bool:
+        return key in self.m["seen"]
 
-    def remember(self, message_id: str) -> None:
-        self.m["seen"].append(message_id)
-        del self.m["seen"][:-KEEP_SEEN]
+    def remember(self, key: str) -> list[str]:
+        """Remember a message's key; the keys forgotten to make room."""
+        seen = self.m["seen"]
+        seen.append(key)
+        forgotten = seen[:-KEEP_SEEN]
+        del seen[:-KEEP_SEEN]
+        return forgotten
 
     # ---- deadlines ---------------------------------------------------------------------
     def reset_deadline(self, now: datetime) -> None:
@@ -156,10 +206,6 @@ class MailGame:
                      "than 'end', a quote (>), \"On ... wrote:\", a signature (-- ) or a closing.\n")
         return text
 
-    def send_welcomes(self, cfg, passwords: dict, outbox) -> None:
-        for m in self.welcomes(cfg, passwords):
-            outbox.send(m)
-
     def welcomes(self, cfg, passwords: dict) -> list:
         """The welcome mails of a new game: each player's, and the observers' (public) one."""
         out = [self.welcome(cfg, p, passwords[p]) for p in self.game.players]
@@ -179,15 +225,3 @@ class MailGame:
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
                 + render(self.game.view(player)) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)
-
-
-# ---- the record -----------------------------------------------------------------------
-def journal_path(game_path: Path) -> Path:
-    """Everything that arrives for a game is logged in NAME.mail.log beside its file."""
-    return game_path.with_name(game_path.stem + ".mail.log")
-
-
-def record(path: Path, when: datetime, **fields) -> None:
-    """Append one JSON line (time, sender, Message-ID, outcome, ...) to a log; never a password."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"time": iso(when), **fields}, ensure_ascii=False) + "\n")

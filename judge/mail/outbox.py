@@ -1,71 +1,313 @@
-"""Outgoing mail: composing a message, and sending it by SMTP or leaving it in a Maildir."""
+"""Outgoing mail: composing a message; the durable outbox every mail passes through; sending
+from it by SMTP or into a Maildir.
+
+The outbox is the directory .mail/outbox/ in the games directory (files 0600). A change to a
+game and the mails that tell of it are one transaction (`Outbox.commit`): the mails are
+written there as *pending* files, numbered by the game's next transaction number; then the
+game file, which holds that number (meta.mail.outbox_tx), replaces the old one atomically;
+then the pending files become ready. A pending file whose number the game file holds was
+committed (the run was killed before it could say so) and is made ready by the next flush;
+one with a higher number belongs to a change that never happened and is deleted by the
+game's next change. Ready files are sent in the order they were written, each deleted once
+the server has taken it, by every `judge mail` and `judge tick` (`Outbox.flush`); what a
+killed run had sent but not yet deleted goes out twice rather than never.
+
+Temporary failures (connection refused, 4xx, a login refused) keep the mail for the next run
+and make the command exit 75 (EX_TEMPFAIL); a permanent refusal of one mail (5xx for its
+recipient or content) drops that mail, logs it in mail.log and tells the game master.
+"""
 from __future__ import annotations
 
-import mailbox
+import fcntl
+import os
 import smtplib
+import socket
 import ssl
+import time
+from datetime import datetime, timezone
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from pathlib import Path
 
-from ..errors import JudgeError
+from ..errors import GameFileError, JudgeError
+from .journal import general_log, record
+from .parse import clean
+
+SPOOL = ".mail/outbox"  # in the games directory
 
 
 class MailError(JudgeError):
-    """Outgoing mail could not be handed on."""
+    """Outgoing mail could not be handed on now; it waits in the outbox."""
 
     exit_code = 75  # EX_TEMPFAIL: an MTA piping to `judge mail` keeps the message and retries
+
+
+class TryLater(Exception):
+    """A temporary failure: for this mail only, or (`whole`) for the connection."""
+
+    def __init__(self, reason: str, whole: bool):
+        super().__init__(reason)
+        self.whole = whole
+
+
+class Undeliverable(Exception):
+    """The server refused this mail for good (5xx)."""
 
 
 def compose(cfg, to: str, subject: str, body: str, reply_to_id: str = "") -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = f"Judge <{cfg.address}>"
     msg["To"] = to
-    msg["Subject"] = subject
+    msg["Subject"] = clean(subject)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=cfg.address.rpartition("@")[2] or None)
     msg["Auto-Submitted"] = "auto-replied" if reply_to_id else "auto-generated"
-    if reply_to_id:
+    reply_to_id = clean(reply_to_id)
+    if reply_to_id.startswith("<") and reply_to_id.endswith(">") and " " not in reply_to_id and len(reply_to_id) < 250:
         msg["In-Reply-To"] = reply_to_id
         msg["References"] = reply_to_id
     msg.set_content(body)
     return msg
 
 
-class MaildirOutbox:
-    def __init__(self, path):
-        self.box = mailbox.Maildir(str(path), create=True)
+def write_synced(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _make_ready(pending: Path) -> None:
+    try:
+        os.rename(pending, pending.with_suffix(".eml"))
+    except FileNotFoundError:  # made ready by another run in between
+        pass
+
+
+def _stamp() -> str:
+    """A file name's start that sorts in the order of writing."""
+    return f"{time.time_ns():020d}"
+
+
+class Outbox:
+    """A judge site's durable outbox and its way out (`transport`: SMTP or a Maildir)."""
+
+    def __init__(self, cfg, transport):
+        self.cfg, self.transport = cfg, transport
+        self.dir = cfg.games / SPOOL
+        self.down = ""  # this run's temporary failure: no more tries until the next run
+        self._count = 0
+
+    def _name(self, tag: str) -> str:
+        self._count += 1
+        return f"{_stamp()}.{tag}.{os.getpid()}-{self._count}"
+
+    def _ready_dir(self) -> Path:
+        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return self.dir
+
+    # ---- into the outbox -------------------------------------------------------------
+    def put(self, msg: EmailMessage, key: str = "") -> None:
+        """A mail that belongs to no game's change (a reply, a note): ready at once. With a
+        `key`, a mail with the same key still waiting is not written a second time."""
+        folder = self._ready_dir()
+        if key and any(folder.glob(f"*.reply-{key}.*.eml")):
+            return
+        write_synced(folder / (self._name(f"reply-{key}" if key else "mail") + ".eml"), bytes(msg))
+        _sync_dir(folder)
 
     def send(self, msg: EmailMessage) -> None:
-        self.box.add(msg)
+        self.put(msg)
+        self.flush()
+
+    def commit(self, game_name: str, game, mails: list, write) -> None:
+        """Write the game (`write()` saves or creates its file) and `mails` as one transaction."""
+        if not mails:
+            write()
+            return
+        m = game.meta["mail"]
+        committed = int(m.get("outbox_tx", 0))
+        tx = m["outbox_tx"] = committed + 1
+        folder = self._ready_dir()
+        for old in folder.glob(f"*.{game_name}.*.pending"):
+            if int(old.name.split(".")[2]) <= committed:  # committed by a run killed before making it ready
+                _make_ready(old)
+            else:  # of a change that never happened
+                old.unlink(missing_ok=True)
+        stamp = _stamp()
+        pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
+        for path, mail in zip(pending, mails):
+            write_synced(path, bytes(mail))
+        _sync_dir(folder)
+        try:
+            write()
+        except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
+            for path in pending:
+                path.unlink(missing_ok=True)
+            raise
+        # Any other failure leaves the pending files: the game's next change or flush knows
+        # from the game file whether they were committed.
+        for path in pending:
+            _make_ready(path)
+
+    # ---- out of it -------------------------------------------------------------------
+    def flush(self) -> None:
+        """Send every ready mail; raise MailError when some must wait for a later run."""
+        if self.down:
+            raise MailError(self.down)
+        if not self.dir.is_dir():
+            return
+        fd = os.open(self.dir.parent / "outbox.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # one sender at a time: nothing goes out twice
+            self._recover()
+            for _ in range(2):  # a second round for the game master's notes of the first
+                if not self._send_ready():
+                    break
+        finally:
+            os.close(fd)
+        if self.down:
+            raise MailError(self.down)
+
+    def _send_ready(self) -> bool:
+        """One pass over the ready mails; whether a note to the game master was added."""
+        noted = False
+        for name in sorted(os.listdir(self.dir)):
+            if not name.endswith(".eml"):
+                continue
+            path = self.dir / name
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                continue
+            try:
+                self.transport.send(data)
+            except TryLater as e:
+                self.down = f"cannot send mail through {self.transport.where}: {e}; it waits in the outbox"
+                if e.whole:
+                    break
+                continue
+            except Undeliverable as e:
+                noted |= self._undeliverable(data, str(e))
+            path.unlink(missing_ok=True)
+        return noted
+
+    def _undeliverable(self, data: bytes, why: str) -> bool:
+        mail = message_from_bytes(data, policy=policy.default)
+        to, subject = str(mail["To"]), str(mail["Subject"])
+        record(general_log(self.cfg), datetime.now(timezone.utc), outcome=f"undeliverable: {why}", to=to, subject=subject)
+        if to == self.cfg.gm:
+            return False  # never a note about a note
+        body = (f"The judge could not deliver a mail: the server refused it for good.\n\n"
+                f"  To: {to}\n  Subject: {subject}\n  Refusal: {why}\n\n"
+                "If a player's address is wrong, 'replace PLAYER NEW_ADDRESS' gives the seat a new\n"
+                "address and password (and mails them the welcome again).\n")
+        self.put(compose(self.cfg, self.cfg.gm, "judge: a mail could not be delivered", body))
+        return True
+
+    def _recover(self) -> None:
+        """Pending files of a committed change (the run was killed before making them ready)."""
+        from .. import gamefile  # only when a run was killed
+
+        committed = {}
+        for name in sorted(os.listdir(self.dir)):
+            if not name.endswith(".pending"):
+                continue
+            _, game_name, tx, _, _ = name.split(".")
+            if game_name not in committed:
+                try:
+                    m = gamefile.load(self.cfg.games / f"{game_name}.toml").meta.get("mail", {})
+                    committed[game_name] = int(m.get("outbox_tx", 0))
+                except (GameFileError, ValueError, TypeError, AttributeError):
+                    committed[game_name] = 0
+            if int(tx) <= committed[game_name]:
+                _make_ready(self.dir / name)
+
+    def close(self) -> None:
+        self.transport.close()
+
+
+# ---- the ways out -------------------------------------------------------------------
+class MaildirTransport:
+    """Mail left in a Maildir (new/) for a local MTA or a test to pick up; files 0600."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.where = str(path)
+        self._count = 0
+
+    def send(self, data: bytes) -> None:
+        try:
+            for sub in ("tmp", "new", "cur"):
+                (self.path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._count += 1
+            name = f"{time.time_ns()}.P{os.getpid()}Q{self._count}.{socket.gethostname().replace('/', '_')}"
+            write_synced(self.path / "tmp" / name, data)
+            os.rename(self.path / "tmp" / name, self.path / "new" / name)
+        except OSError as e:
+            raise TryLater(e.strerror or str(e), whole=True) from None
 
     def close(self) -> None:
         pass
 
 
-class SmtpOutbox:
-    """One connection for a run, opened at the first message."""
+class SmtpTransport:
+    """One connection for a run, opened at the first mail (STARTTLS and login when set)."""
 
     def __init__(self, settings: dict):
         self.settings = settings
+        self.where = settings["host"]
         self.conn = None
 
     def _connect(self):
         s = self.settings
         conn = smtplib.SMTP(s["host"], s.get("port", 25), timeout=60)
-        if s.get("starttls"):
-            conn.starttls(context=ssl.create_default_context())
-        if s.get("user"):
-            conn.login(s["user"], s.get("password", ""))
+        try:
+            if s.get("starttls"):
+                conn.starttls(context=ssl.create_default_context())  # verified, against SSL_CERT_FILE too
+            if s.get("user"):
+                conn.login(s["user"], s.get("password", ""))
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, data: bytes) -> None:
+        msg = message_from_bytes(data, policy=policy.default)
+        if self.conn is not None:
+            try:
+                self.conn.noop()
+            except (OSError, smtplib.SMTPException):  # timed out while the judge worked
+                self.close()
         try:
             if self.conn is None:
                 self.conn = self._connect()
-            self.conn.send_message(msg)
-        except (OSError, smtplib.SMTPException) as e:
+        except (OSError, smtplib.SMTPException) as e:  # down, no STARTTLS, login refused
             self.close()
-            raise MailError(f"cannot send mail through {self.settings['host']}: {e}") from None
+            raise TryLater(str(e) or type(e).__name__, whole=True) from None
+        try:
+            self.conn.send_message(msg)
+        except smtplib.SMTPRecipientsRefused as e:
+            code, reply = next(iter(e.recipients.values()), (550, "no recipient"))
+            raise _refusal(code, reply) from None
+        except smtplib.SMTPDataError as e:
+            raise _refusal(e.smtp_code, e.smtp_error) from None
+        except (smtplib.SMTPNotSupportedError, ValueError) as e:  # an address this server cannot carry
+            raise Undeliverable(str(e) or type(e).__name__) from None
+        except (OSError, smtplib.SMTPException) as e:  # the connection lost, our sender refused
+            self.close()
+            raise TryLater(str(e) or type(e).__name__, whole=True) from None
 
     def close(self) -> None:
         if self.conn is not None:
@@ -76,8 +318,14 @@ class SmtpOutbox:
             self.conn = None
 
 
-def open_outbox(cfg):
-    return MaildirOutbox(cfg.maildir) if cfg.maildir is not None else SmtpOutbox(cfg.smtp)
+def _refusal(code: int, reply) -> Exception:
+    text = f"{code} {reply.decode('utf-8', 'replace') if isinstance(reply, bytes) else reply}"
+    return Undeliverable(text) if 500 <= code < 600 else TryLater(text, whole=False)
+
+
+def open_outbox(cfg) -> Outbox:
+    transport = MaildirTransport(cfg.maildir) if cfg.maildir is not None else SmtpTransport(cfg.smtp)
+    return Outbox(cfg, transport)
 
 
 def refused_recipients(cfg, addresses: list[str]) -> dict[str, str]:
@@ -86,7 +334,7 @@ def refused_recipients(cfg, addresses: list[str]) -> dict[str, str]:
     A server that cannot be reached, or answers 4xx, raises MailError (temporary)."""
     if cfg.maildir is not None:
         return {}
-    box, refused = SmtpOutbox(cfg.smtp), {}
+    box, refused = SmtpTransport(cfg.smtp), {}
     try:
         conn = box.conn = box._connect()
         conn.ehlo_or_helo_if_needed()

@@ -10,6 +10,7 @@ message larger than MAX_MESSAGE or with a binary part is refused.
 from __future__ import annotations
 
 import email
+import email.header
 import email.policy
 import hashlib
 import re
@@ -20,7 +21,8 @@ from ..orders import order_lines
 from . import replies
 
 MAX_MESSAGE = 1024 * 1024
-_IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature"}
+# signatures ride along as parts of their own (x-pkcs7-signature: Outlook's S/MIME)
+_IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature"}
 _SUBJECT_GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
 
 
@@ -45,17 +47,38 @@ class Block:
 
 
 def read(raw: bytes) -> Incoming:
+    """The message as the judge sees it. Never raises: a message that cannot be read at all
+    comes back with a `problem` (and no sender when none can be found)."""
+    try:
+        return _read(raw)
+    except Exception as e:  # noqa: BLE001 - the last guard: no message may crash the gateway
+        found = _RAW_FROM.search(raw[:65536])
+        sender = address_of(found[1].decode("ascii", "replace")) if found else ""
+        incoming = Incoming(sender, fallback_id(raw), "", automatic=not sender)
+        incoming.problem = f"it cannot be read ({type(e).__name__})"
+        return incoming
+
+
+_RAW_FROM = re.compile(rb"^from:[^\n]*?([^\s<>\"]+@[A-Za-z0-9.-]+)", re.I | re.M)
+
+
+def _read(raw: bytes) -> Incoming:
     too_large = len(raw) > MAX_MESSAGE
     policy = email.policy.default
     if too_large:  # read the headers only, to answer
         msg = email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0], policy=policy)
     else:
         msg = email.message_from_bytes(raw, policy=policy)
-    sender = parseaddr(str(msg.get("From", "")))[1].lower()
-    message_id = str(msg.get("Message-ID", "")).strip() or fallback_id(raw)
-    subject = " ".join(str(msg.get("Subject", "")).split())
-    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(msg.get("Precedence", "")).strip().lower()
+    sender = address_of(header(msg, "From"))
+    message_id = header(msg, "Message-ID")
+    if len(message_id) > MAX_ID:  # cut, still telling apart IDs that begin alike
+        digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
+        message_id = f"{message_id[:MAX_ID - 50]}...sha256-{digest}>"
+    if len(message_id) < 8:  # none, or "<>" from a broken client: not the same for every message
+        message_id = fallback_id(raw)
+    subject = header(msg, "Subject")[:MAX_SUBJECT]
+    auto = header(msg, "Auto-Submitted").lower() or "no"
+    precedence = header(msg, "Precedence").lower()
     automatic = (
         auto not in ("", "no") or precedence in ("bulk", "junk", "list")
         or not sender or sender.split("@")[0] in ("mailer-daemon", "postmaster")
@@ -64,22 +87,72 @@ def read(raw: bytes) -> Incoming:
     if too_large:
         incoming.problem = f"the message is larger than {MAX_MESSAGE // 1024} KB"
         return incoming
-    texts = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        ctype = part.get_content_type()
-        if ctype in _IGNORED_TYPES or ctype == "text/html":
-            continue
-        if part.get_content_maintype() != "text":
-            incoming.problem = f"it holds a binary part ({ctype})"
-            return incoming
-        if ctype == "text/plain" and part.get_content_disposition() != "attachment":
-            texts.append(_text(part))
+    try:
+        texts = []
+        for part in msg.walk():
+            if part.is_multipart():
+                continue
+            ctype = part.get_content_type()
+            if ctype in _IGNORED_TYPES or ctype == "text/html":
+                continue
+            if part.get_content_maintype() != "text":
+                incoming.problem = f"it holds a binary part ({clean(ctype)[:80]})"
+                return incoming
+            if ctype == "text/plain" and part.get_content_disposition() != "attachment":
+                texts.append(_text(part))
+    except Exception as e:  # noqa: BLE001 - a MIME structure the email package trips over
+        incoming.problem = f"its MIME structure cannot be read ({type(e).__name__})"
+        return incoming
     if not texts:
         incoming.problem = "it has no plain-text part (the judge does not read HTML)"
     incoming.text = "\n".join(texts)
     return incoming
+
+
+MAX_ID = 250  # longer Message-IDs are cut to this, ending in a hash of the whole
+MAX_SUBJECT = 200
+MAX_ADDRESS = 254  # the longest address SMTP carries
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+")
+_USABLE_ADDRESS = re.compile(r"^[^@\s,;<>()\"\\\[\]]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+
+
+def is_address(text: str) -> bool:
+    """A plain mail address, local@domain.tld or local@host (user@localhost on a judge's own
+    host): no names, lists, brackets or spaces, and ASCII (what every SMTP server carries)."""
+    return len(text) <= MAX_ADDRESS and text.isascii() and bool(_USABLE_ADDRESS.match(text))
+
+
+def clean(text: str) -> str:
+    """One line of text safe to echo, log or put in a header: control characters, line
+    breaks and undecodable bytes become spaces, runs of spaces one space."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def header(msg, name: str) -> str:
+    """A header's decoded value, cleaned; "" when missing. A header the email package cannot
+    parse (the cause of crashes such as `Message-ID: <>`) is read raw instead."""
+    try:
+        value = msg.get(name)
+        return "" if value is None else clean(str(value))
+    except Exception:  # noqa: BLE001 - malformed structured headers raise all sorts of errors
+        pass
+    for key, value in msg.raw_items():
+        if key.lower() == name.lower():
+            try:
+                return clean(str(email.header.make_header(email.header.decode_header(value))))
+            except Exception:  # noqa: BLE001
+                return clean(value if isinstance(value, str) else str(value))
+    return ""
+
+
+def address_of(value: str) -> str:
+    """The sender's address from a From header, lower case; "" when it holds no usable one
+    (such as `From: Bob Smith` or `From: "`): such a message is not answered."""
+    try:
+        found = parseaddr(value)[1].lower()
+    except Exception:  # noqa: BLE001
+        return ""
+    return found if is_address(found) else ""
 
 
 # The headers that the sender wrote; what the MTA adds on each delivery (Received,
@@ -103,8 +176,11 @@ def fallback_id(raw: bytes) -> str:
 def _text(part) -> str:
     try:
         return part.get_content()
-    except (LookupError, UnicodeError):  # an unknown or lying charset
-        return part.get_payload(decode=True).decode("utf-8", errors="replace")
+    except Exception:  # noqa: BLE001 - an unknown or lying charset, a broken encoding
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            return payload.decode("utf-8", errors="replace")
+        return str(part.get_payload())
 
 
 def command_lines(text: str) -> list[str]:

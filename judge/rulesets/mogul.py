@@ -580,13 +580,18 @@ class Mogul(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from ..grammar import Form, Numbers, form
+        from ..grammar import Form
 
         orders = self.legal_orders(state, player)
         if state["phase"] == "auction" or not orders:
             return [Form(o) for o in orders]
         colour = self.sell_colour(state)
-        held = self.count(state["players"][player], colour)
+        return self.action_forms(state, player, orders, colour, self.count(state["players"][player], colour))
+
+    def action_forms(self, state, player, orders, colour, held) -> list:
+        """The grammar of the winner's or the second's orders (`held`: their `colour` shares)."""
+        from ..grammar import Form, Numbers, form
+
         sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
                     f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
         return [Form("take")] * ("take" in orders) + sell

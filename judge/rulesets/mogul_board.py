@@ -363,14 +363,9 @@ class MogulBoard(Mogul):
         return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
-    def order_forms(self, state, player) -> list:
+    def action_forms(self, state, player, orders, colour, held) -> list:
         from ..grammar import Form, Word, form
 
-        orders = self.legal_orders(state, player)
-        if state["phase"] == "auction" or not orders:
-            return [Form(o) for o in orders]
-        colour = self.sell_colour(state)
-        held = self.count(state["players"][player], colour)
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
         sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held

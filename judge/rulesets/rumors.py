@@ -475,6 +475,10 @@ class Rumors(Ruleset):
                 state["bag_orders"] = {}
                 emit(state, "Roll phase: every player gives a secret order, bag [COMPANY ...].")
 
+    def public_order(self, text: str) -> str | None:
+        """Roll-phase orders stay secret (the public sees only that they were given)."""
+        return None if text.split()[0] == "bag" else text
+
     def revealed(self, before, after) -> str:
         if before["phase"] in ("roll", "gm-roll") and after["phase"] not in ("roll", "gm-roll"):
             return "ended the roll phase (the bag, the dice and the next event cards)"

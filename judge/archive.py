@@ -1,0 +1,166 @@
+"""Archiving a game's public record in a git repository, one commit per change, through the
+git command-line tool. The record lies at RULESET/GAME.toml in the repository; each commit's
+message names the move and what the public saw (`mogul/friday: move 31, alice bids (pot 3)`).
+
+`keep` is what the judge calls after every save: a failure to commit never loses or blocks
+the game. It is logged beside the game file (GAME.archive.log) and the next change commits
+the whole record again, with a message covering everything since the last commit.
+"""
+from __future__ import annotations
+
+import fcntl
+import functools
+import json
+import os
+import subprocess
+import time
+import tomllib
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import corrections, record
+from .errors import JudgeError
+
+GIT_TIMEOUT = 20  # seconds for one git command
+LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
+MAX_SUBJECT = 200
+
+
+class ArchiveError(JudgeError):
+    """The record could not be committed."""
+
+
+def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    try:
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT)
+    except FileNotFoundError:
+        raise ArchiveError("the git command is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise ArchiveError(f"git {args[0]} took longer than {GIT_TIMEOUT} s") from None
+    if check and done.returncode:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        said = [line for line in lines if line.startswith(("fatal:", "error:"))] or lines[-1:] or [f"exit {done.returncode}"]
+        raise ArchiveError(f"git {args[0]} failed in {repo}: {said[0]}")
+    return done
+
+
+def commit(game, name: str, repo) -> str:
+    """Write the public record of `game` into `repo` and commit it. Return the commit's
+    message, or "" when the record is as committed already. Raise ArchiveError."""
+    repo = Path(repo)
+    if not repo.is_dir():
+        raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
+    where = f"{game.ruleset.name}/{name}.toml"
+    built = record.build(game, name)
+    new = record.dumps(built)
+    with _repo_lock(repo):
+        shown = _git(repo, "show", f"HEAD:{where}", check=False)
+        old = shown.stdout if shown.returncode == 0 else None
+        if old == new:
+            return ""
+        path = repo / where
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(new, encoding="utf-8")
+        message = describe(_read(old), built)
+        if old is None:  # a new file; a tracked one is committed from the work tree directly
+            _git(repo, "add", "--", where)
+        _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
+    return message
+
+
+def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
+    """Commit the record after a change; never raise. Return a warning, or ""."""
+    if archive_dir is None:
+        return ""
+    name = Path(game_path).stem
+    try:
+        commit(game, name, archive_dir)
+        return ""
+    except Exception as e:  # noqa: BLE001 - the game is saved; the archive must never block it
+        warning = f"the public record of {name} was not archived ({e}); it will be tried again with the next change"
+        when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            with open(Path(game_path).with_name(f"{name}.archive.log"), "a", encoding="utf-8") as f:
+                f.write(json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n")
+        except OSError:
+            pass
+        return warning
+
+
+def _read(text: str | None) -> dict | None:
+    try:
+        return tomllib.loads(text) if text else None
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+@functools.cache
+def _identity(repo: Path) -> tuple[str, ...]:
+    """A committer for a repository (and machine) with none configured."""
+    if _git(repo, "config", "user.email", check=False).stdout.strip():
+        return ()
+    return ("-c", "user.name=judge", "-c", "user.email=judge@localhost")
+
+
+class _repo_lock:
+    """One judge process at a time commits to a repository (mail, tick and the shell may run
+    together); give up after LOCK_TIMEOUT seconds (the next change tries again)."""
+
+    def __init__(self, repo: Path):
+        self.path = repo / ".git" / "judge-archive.lock"
+
+    def __enter__(self):
+        self.fd = None
+        if not self.path.parent.is_dir():  # a worktree or submodule: git's own index lock suffices
+            return self
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(self.fd)
+                    raise ArchiveError(f"another judge process kept {self.path} locked") from None
+                time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def describe(old: dict | None, new: dict) -> str:
+    """The commit message: the game, the move, and what the public saw since `old`."""
+    head = f"{new['ruleset']}/{new['game']}: move {new['move']}"
+    if old is None:
+        said = ["new game for " + ", ".join(new["players"])]
+    else:
+        said = [corrections.describe(c) for c in new.get("corrections", [])[len(old.get("corrections", [])):]]
+        if new["log"][:len(old["log"])] == old["log"]:  # orders added (not undone by a rollback)
+            events = _new_events(old["view"].get("events", []), new["view"].get("events", []))
+            said += [e["text"].rstrip(".") for e in events]
+            if not said:
+                said = [e.partition(" ")[2] for e in new["log"][len(old["log"]):]]
+        if new["complete"] and not old["complete"]:
+            said.append("the game is over: the record is complete")
+        first = _first_new_move(old, new)
+        if first is not None and first != new["move"]:
+            head = f"{new['ruleset']}/{new['game']}: move {first}"
+    subject = f"{head}, " + "; ".join(said) if said else head
+    if len(subject) <= MAX_SUBJECT:
+        return subject
+    return subject[:MAX_SUBJECT - 3] + "...\n\n" + "\n".join(said)
+
+
+def _first_new_move(old: dict, new: dict) -> int | None:
+    added = new["log"][len(old["log"]):] if new["log"][:len(old["log"])] == old["log"] else []
+    return int(added[0].split(" ", 1)[0]) if added else None
+
+
+def _new_events(old: list[dict], new: list[dict]) -> list[dict]:
+    """The events at the end of `new` that `old` (the same sliding window, earlier) lacks."""
+    for k in range(min(len(old), len(new)), 0, -1):
+        if old[-k:] == new[:k]:
+            return new[k:]
+    return new

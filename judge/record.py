@@ -1,0 +1,139 @@
+"""The public record of a game: one TOML file anyone may read while the game runs.
+
+While the game runs it holds the header without the seed, the setup or the salt (the
+commitment to them is public), the log as the public saw it (secret orders, such as rumors'
+roll-phase `bag` orders, read "secret order"), the game master's corrections, who plays each
+seat now, and the public view (`Game.view(None)`, with the public events) and report. Never a
+password hash, an address, [meta] or a secret. Once the game is over the record is complete:
+the whole log and `[game_file]`, the game file without [meta] (seed, setup, salt, state), so
+that `judge verify` and `judge audit` check the finished record alone.
+
+The record is built from the game file without replaying it: it shows only what the file
+holds publicly now. tests/test_privacy.py proves it: resampling everything hidden from the
+public leaves it byte for byte the same.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from .errors import GameFileError
+from .game import Game
+
+FORMAT = 1
+KIND = "public record of a judge game"
+SECRET = "secret order"
+_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+
+
+def secret_entry(game: Game, entry: str) -> bool:
+    """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
+    that decides it (the ruleset's `public_order` hook; extend here for new kinds of entry)."""
+    m = _ENTRY.match(entry)
+    return not m or game.ruleset.public_order(m[3]) is None
+
+
+def public_entry(game: Game, entry: str) -> str:
+    """A log entry as the public saw it: "MOVE PLAYER ORDER" with the order as the ruleset's
+    `public_order` shows it, or "MOVE PLAYER secret order"."""
+    m = _ENTRY.match(entry)
+    if not m:
+        return SECRET
+    if secret_entry(game, entry):
+        return f"{m[1]} {m[2]} {SECRET}"
+    return f"{m[1]} {m[2]} {game.ruleset.public_order(m[3])}"
+
+
+def public_log(game: Game) -> list[str]:
+    """The log as the public saw it; the whole log once the game is over."""
+    return list(game.log) if game.is_over() else [public_entry(game, e) for e in game.log]
+
+
+def build(game: Game, name: str) -> dict:
+    """The public record of `game` (called `name`) as a TOML-able dict."""
+    from . import corrections
+    from .report import render
+
+    view = game.view(None)
+    over = game.is_over()
+    record = {
+        "record": KIND,
+        "format": FORMAT,
+        "game": name,
+        "ruleset": game.ruleset.name,
+        "ruleset_version": game.ruleset.version,
+        "commitment": game.commitment,
+        "players": list(game.players),
+        "move": game.move,
+        "game_over": over,
+        "complete": over,
+        "options": game.options,
+        "seats": corrections.seats(game),
+        "log": public_log(game),
+        "corrections": corrections.public(game),
+        "report": render(view),
+        "view": _tomlable(view),
+    }
+    if over:
+        whole = game.to_dict()
+        del whole["meta"]  # addresses and password hashes stay private for ever
+        record["game_file"] = whole
+    return record
+
+
+def dumps(record: dict) -> str:
+    import tomli_w
+
+    return tomli_w.dumps(record, indent=2, multiline_strings=True)
+
+
+def _tomlable(value):
+    """A JSON-able view as TOML values: keys as strings, None left out."""
+    if isinstance(value, dict):
+        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_tomlable(v) for v in value if v is not None]
+    return value
+
+
+def text(game: Game, name: str) -> str:
+    return dumps(build(game, name))
+
+
+def export(game: Game, name: str, out) -> None:
+    """Write the record to `out` atomically."""
+    import os
+
+    from .gamefile import _sync_dir, _write_temp
+
+    out = Path(out).absolute()
+    if not out.parent.is_dir():
+        raise GameFileError(f"no directory {out.parent} for the record")
+    tmp = _write_temp(out, text(game, name))
+    os.replace(tmp, out)
+    _sync_dir(out)
+
+
+def load_game(path) -> Game:
+    """A game file, or the game inside a finished public record (for verify and audit)."""
+    from . import gamefile
+
+    path = Path(path)
+    raw = gamefile.read_bytes(path)
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return gamefile.parse(raw, str(path))  # the game file's own clear message
+    if data.get("record") != KIND:
+        return gamefile.parse(raw, str(path))
+    if not isinstance(data.get("game_file"), dict):
+        raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
+                            "so it can be checked only once the game is over")
+    game = Game.from_dict(data["game_file"], f"{path} [game_file]")
+    shown = {k: data.get(k) for k in ("commitment", "players", "log")}
+    own = {"commitment": game.commitment, "players": game.players, "log": game.log}
+    for key in shown:
+        if shown[key] != own[key]:
+            raise GameFileError(f"{path}: the record's {key} is not its game file's: the record was edited")
+    return game

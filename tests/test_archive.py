@@ -1,0 +1,275 @@
+"""Games archived in a real git repository as they are played: one commit of the public record
+per change (from the shell, mail or tick), a message naming the move and what the public saw,
+failures that never block the game, and no secret of the game file in any commit while the game
+runs; the finished record then verifies and audits on its own."""
+from __future__ import annotations
+
+import re
+import subprocess
+import tomllib
+
+import pytest
+import tomli_w
+from typer.testing import CliRunner
+
+from judge import bots, config as configs, gamefile, record, ruleset as registry
+from judge.cli import app
+from judge.game import Game
+from judge.mail import deadlines, gateway, passwords
+from judge.ruleset import GM
+
+from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, reply
+
+ARCHIVE = '[archive]\ngit = "archive"\n'
+
+
+def judge(*args, input=None):
+    result = CliRunner().invoke(app, [str(a) for a in args], input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def git(repo, *args) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
+
+
+def init(repo):
+    repo.mkdir(exist_ok=True)
+    git(repo, "init", "-q")
+    return repo
+
+
+def subjects(repo) -> list[str]:
+    return git(repo, "log", "--format=%s").splitlines()[::-1]
+
+
+def archived_site(tmp_path):
+    site = make_site(tmp_path)
+    config = tmp_path / "judge.toml"
+    config.write_text(config.read_text() + ARCHIVE)
+    site.cfg = configs.load(config)
+    return site, config, init(tmp_path / "archive")
+
+
+def test_every_change_from_the_shell_is_one_commit_naming_the_move_and_what_the_public_saw(tmp_path):
+    _, config, repo = archived_site(tmp_path)
+    path = tmp_path / "friday.toml"
+    code, out, err = judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11",
+                           "--config", config)
+    assert code == 0 and not err, err
+    for _ in range(5):
+        game = gamefile.load(path)
+        assert judge("bot", path, "--as", game.awaiting()[0], "--config", config)[0] == 0
+    log = gamefile.load(path).log
+    first_bid = next(i for i, e in enumerate(log) if e.endswith(" bid"))
+    said = subjects(repo)
+    assert said[0] == "mogul/friday: move 1, new game for alice, bob, carol"
+    assert len(said) == 1 + len(log)
+    move, player, _ = log[first_bid].split(" ", 2)
+    assert re.match(rf"mogul/friday: move {move}, {player} bids \(pot \d+\)$", said[1 + first_bid]), said
+    assert git(repo, "ls-files").split() == ["mogul/friday.toml"]
+    assert (repo / "mogul" / "friday.toml").read_text() == judge("export", path, "-")[1]
+    # the same order refused changes nothing and commits nothing
+    assert judge("order", path, "--as", "nobody", "bid", "--config", config)[0] == 4
+    assert len(subjects(repo)) == 1 + len(log)
+
+
+def test_a_failure_to_commit_never_blocks_the_game_and_is_tried_again_with_the_next_change(tmp_path):
+    _, config, repo = archived_site(tmp_path)
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11", "--config", config)
+    (repo / ".git" / "index.lock").write_text("")  # as a git command that crashed would leave it
+    code, out, err = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
+    assert code == 0 and out.startswith("ok: ") and len(gamefile.load(path).log) == 1
+    assert "judge: warning: the public record of friday was not archived" in err and "tried again" in err
+    assert "index.lock" in (tmp_path / "friday.archive.log").read_text()
+    (repo / ".git" / "index.lock").unlink()  # repaired: the next change commits both
+    code, out, err = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
+    assert code == 0 and not err
+    game = gamefile.load(path)
+    said = subjects(repo)
+    assert len(said) == 2 and said[1].startswith("mogul/friday: move 1, ")
+    events = [e["text"].rstrip(".") for e in game.view(None)["events"] if e["move"] in (1, 2)][-2:]
+    assert all(e in said[1] for e in events)
+    assert tomllib.loads((repo / "mogul" / "friday.toml").read_text())["log"] == game.log
+
+
+def test_judge_archive_commits_once_and_refuses_a_directory_that_is_not_a_repository(tmp_path):
+    path = tmp_path / "g.toml"
+    judge("new", "rumors", path, "-p", "a", "-p", "b", "-p", "c")
+    code, out, err = judge("archive", path, "--git", tmp_path / "nowhere")
+    assert code == 1 and "no directory" in err and "git init" in err
+    repo = init(tmp_path / "repo")
+    assert judge("archive", path, "--git", repo)[1].startswith("committed: rumors/g: move 1, new game for a, b, c")
+    assert "nothing to commit" in judge("archive", path, "--git", repo)[1]
+    assert len(subjects(repo)) == 1
+
+
+def test_a_bad_archive_setting_is_refused_before_any_change(tmp_path):
+    site = make_site(tmp_path)
+    config = tmp_path / "judge.toml"
+    config.write_text(config.read_text() + '[archive]\ndir = "x"\n')
+    path = tmp_path / "g.toml"
+    code, out, err = judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--config", config)
+    assert code == 2 and "[archive] needs exactly git" in err and not path.exists()
+
+
+# ---- a whole mail game of each ruleset, archived ------------------------------------------------
+SEED = 7301948265531  # digits that no record holds by chance
+
+
+def short_setup(name: str, players: list[str]) -> tuple[dict, dict]:
+    """(options, setup) for a short whole game: the crash card early in the Mogul games, one
+    operating round in the stock round; rumors plays its rounds."""
+    if name == "stock-round":
+        return {"rounds": "1"}, {}
+    if name not in ("mogul", "mogul-board"):
+        return {}, {}
+    st = Game.new(name, players, seed=SEED).state  # the same seed deals the same start cards
+    deck = [c for c in [st["revealed"], *st["deck"]] if c and c != "crash"]
+    deck.insert(3, "crash")
+    return {}, {"deck": deck}
+
+
+def secrets_of(game: Game) -> set[str]:
+    """The hidden values of a game file while it runs, as they would be written anywhere."""
+    found = {str(game.rng.seed), game.salt}
+    mail = game.meta["mail"]
+    found |= {mail["gm_password"], *(p["password"] for p in mail["players"].values())}
+    found |= {p["address"] for p in mail["players"].values()}
+    found |= {e for e in game.log if record.secret_entry(game, e)}  # secret orders, in full
+    found |= {", ".join(f'"{c}"' for c in game.setup.get("deck", [])[:4])} - {""}
+    return found
+
+
+def contents(repo, objects: list[str]) -> list[str]:
+    """The files REVISION:PATH, read by one git process."""
+    out = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch"], input=("\n".join(objects) + "\n").encode(),
+                         capture_output=True, check=True).stdout
+    texts, at = [], 0
+    for _ in objects:
+        header_end = out.index(b"\n", at)
+        size = int(out[at:header_end].split()[2])
+        texts.append(out[header_end + 1:header_end + 1 + size].decode())
+        at = header_end + 1 + size + 1
+    return texts
+
+
+def key_names(value, out: set | None = None) -> set[str]:
+    out = set() if out is None else out
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.add(k)
+            key_names(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            key_names(v, out)
+    return out
+
+
+def hidden_keys(game: Game) -> set[str]:
+    """Names of what the game master's view holds and the public view does not."""
+    return key_names(game.view(GM)) - key_names(game.view(None))
+
+
+@pytest.mark.parametrize("name", [rs.name for rs in registry.every()])
+def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(name, tmp_path, monkeypatch):
+    monkeypatch.setattr(passwords, "N", 2**4)  # cheap hashes (each keeps its cost): this test checks no password
+    site, config, repo = archived_site(tmp_path)
+    players = ["ann", "ben", "cat"]
+    options, setup = short_setup(name, players)
+    setup_file = tmp_path / "setup.toml"
+    setup_file.write_text(tomli_w.dumps(setup))
+    code, out, err = judge("new", name, site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in players), []),
+                           "--observer", OBSERVER, "--seed", SEED, "--setup", setup_file, "--config", config,
+                           *sum((["-o", f"{k}={v}"] for k, v in options.items()), []))
+    assert code == 0 and not err, err
+    pw = dict(re.findall(r"^  (\w+): (\S+)", out, re.M))
+    secrets, keys, changes = set(), set(), 1
+    game = site.load()
+    while not game.is_over():
+        secrets |= secrets_of(game)
+        keys |= hidden_keys(game)
+        who = game.awaiting()[0]
+        order = bots.choose(game, who)
+        sender = GM_ADDRESS if who == GM else address(who)
+        gateway.handle(message(sender, f"game g1\nplayer {who} {pw[who]}\n#{game.move} {order}\n"),
+                       site.cfg, site.outbox(), T0)
+        assert "All applied." in reply(site.take(), sender)
+        changes += 1
+        game = site.load()
+    assert deadlines.tick(site.cfg, site.outbox(), T0) == []  # no deadlines: nothing to commit
+    game = site.load()
+    revisions = git(repo, "rev-list", "--all").split()  # newest first
+    assert len(revisions) == changes == 1 + len(game.log)
+    where = f"{name}/g1.toml"
+    records = [tomllib.loads(text) for text in contents(repo, [f"{r}:{where}" for r in revisions])]
+    assert [r["complete"] for r in records] == [True] + [False] * (len(records) - 1)
+    running = revisions[1:]  # every commit made while the game ran
+    history = git(repo, "log", "-p", *running)  # the messages and every change of every commit
+    found = [s for s in secrets if s in history]
+    assert not found, f"{found} in the archive"
+    grep = subprocess.run(["git", "-C", str(repo), "grep", "-F", "-l", *sum((["-e", s] for s in secrets), []),
+                           *running], capture_output=True, text=True)
+    assert grep.returncode == 1 and not grep.stdout, grep.stdout
+    for r, shown in zip(running, records[1:]):
+        named = set().union(*(key_names(v) for v in shown.values()))  # below the record's own header
+        assert not named & keys, f"commit {r} names {named & keys}"
+    if name == "rumors":
+        assert any(re.search(r"move \d+, \w+ has given their roll-phase order", s) for s in subjects(repo))
+    # the finished record alone verifies and audits: no game file needed
+    final = tmp_path / "final.toml"
+    final.write_text(git(repo, "show", f"HEAD:{where}"))
+    assert judge("verify", final)[0] == 0
+    code, out, _ = judge("audit", final)
+    assert code == 0 and f"seed {game.rng.seed}" in out
+
+
+def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_path):
+    path = tmp_path / "g.toml"
+    judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", SEED)
+    code, out, _ = judge("export", path, tmp_path / "running.toml")
+    assert code == 0 and out == f"wrote the public record of g at move 1 to {tmp_path / 'running.toml'}\n"
+    running = tomllib.loads((tmp_path / "running.toml").read_text())
+    game = gamefile.load(path)
+    assert running["commitment"] == game.commitment and running["complete"] is False
+    assert not {"seed", "salt", "setup", "state", "meta", "rng", "game_file"} & key_names(running)
+    assert str(game.rng.seed) not in (tmp_path / "running.toml").read_text()
+    code, _, err = judge("verify", tmp_path / "running.toml")
+    assert code == 3 and "a game still running" in err
+    bots.play_out(game)
+    gamefile.save(game, path)
+    judge("export", path, tmp_path / "final.toml")
+    data = tomllib.loads((tmp_path / "final.toml").read_text())
+    data["log"][0] = "1 a nonsense"
+    (tmp_path / "edited.toml").write_text(tomli_w.dumps(data))
+    code, _, err = judge("verify", tmp_path / "edited.toml")
+    assert code == 3 and "the record's log is not its game file's: the record was edited" in err
+
+
+def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    monkeypatch.setattr(passwords, "N", 2**4)
+    site, config, repo = archived_site(tmp_path)
+    code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
+                           "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
+    assert code == 0 and not err, err
+    late = site.load().awaiting()[0]
+    done = deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(hours=25))
+    assert done and "Missed order" in done[0]
+    said = subjects(repo)
+    assert len(said) == 2 and said[1].startswith(f"mogul/g1: move 1, {late} ")
+
+
+def test_rollback_and_replace_are_committed_with_what_the_game_master_did(tmp_path):
+    _, config, repo = archived_site(tmp_path)
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11", "--config", config)
+    for _ in range(4):
+        judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
+    assert judge("rollback", path, "--to", 3, "--reason", "a typo", "--config", config)[0] == 0
+    assert judge("replace", path, "carol", "dave", "--config", config)[0] == 0
+    said = subjects(repo)
+    assert len(said) == 7
+    assert said[5] == "mogul/friday: move 3, the game master rolled the game back from move 5 to move 3: a typo"
+    assert said[6] == "mogul/friday: move 3, dave plays the seat carol from move 3 (was carol)"
