@@ -26,8 +26,8 @@ _LINES = re.compile(r'(?:  "[^"\\\x00-\x1f\x7f]*+",\n)*+')  # possessive: nothin
 
 
 class Log:
-    """The logged orders. Behaves as a list of strings for reading (len, iteration, indexing,
-    slicing, equality with a list) and grows by `append` and `extend` only."""
+    """The logged orders. Behaves as a list of strings (len, iteration, indexing, slicing,
+    equality with a list, item assignment) and grows by `append` and `extend`."""
 
     __slots__ = ("_text", "_count", "_read", "_new")
 
@@ -82,6 +82,13 @@ class Log:
 
     def __repr__(self) -> str:
         return f"Log({self._entries()!r})"
+
+    def __setitem__(self, index, entry) -> None:
+        """Replace entries (the proofs redraw secret orders): the file's text is then dropped
+        and every entry written afresh."""
+        entries = list(self)
+        entries[index] = entry
+        self._text, self._count, self._read, self._new = "", 0, None, entries
 
     def append(self, entry: str) -> None:
         self._new.append(entry)

@@ -108,6 +108,11 @@ def test_a_log_is_a_list_of_strings_to_the_rest_of_the_judge():
     assert log != ["1 alice bid"] and log[1] == "2 bob pass" and log[-1] == "2 bob pass"
     assert list(log) == log[:] == ["1 alice bid", "2 bob pass"] and len(log) == 2
     assert [e.split()[1] for e in log] == ["alice", "bob"]
+    log[0] = "1 alice pass"
+    assert log == ["1 alice pass", "2 bob pass"] and log.lines() == '  "1 alice pass",\n  "2 bob pass",\n'
+    read = gamefile._fast_parse(tomli_w.dumps({"x": 1, "log": {"orders": ["1 a bid", "2 b pass"]}}, indent=2))["log"]["orders"]
+    read[-1] = "2 b bid"
+    assert read == ["1 a bid", "2 b bid"] and read.lines() == '  "1 a bid",\n  "2 b bid",\n'
 
 
 def test_corrections_are_written_before_the_log_which_stays_last_and_fast():
