@@ -30,15 +30,17 @@ def play_one(game, kinds: dict | None = None, salt: str = "") -> tuple[str, str]
     return player, order
 
 
-def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, standing: bool = False) -> int:
-    """Play bots until the game ends (or the ruleset's move bound is passed: a bug). Return
+def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, moves: int | None = None,
+             standing: bool = False) -> int:
+    """Play bots until the game ends (or the ruleset's move bound is passed: a bug), or until
+    `moves` orders are logged. Return
     the exchanges the game took by mail: a new one whenever the awaited players change (a
     simultaneous phase counts once), or the judge waits again after standing orders moved on. With `standing`, sensible bots
     write their policy for each round as standing orders when it starts (one exchange for
     all of them), and with each order they give the standing orders that follow from it."""
     rs, limit = game.ruleset, game.ruleset.max_moves
     exchanges, asked, public, tried = 0, set(), 0, None
-    while not game.is_over():
+    while not game.is_over() and (moves is None or len(game.log) < moves):
         if public > limit:
             raise RuntimeError(f"{rs.name}: no end after {limit} orders (seed {game.rng.seed})")
         if standing and tried != (key := (rs.standing_round(game.state), rs.summary(game.state).get("phase"))):

@@ -194,6 +194,14 @@ class Mogul(Ruleset):
     def count(self, pl: dict, colour: str) -> int:
         return sum(1 for c in pl["shares"] if company(c) == colour)
 
+    def holdings(self, pl: dict) -> dict[str, int]:
+        """Shares held of each colour held, in the colours' order (one pass over the cards)."""
+        held = {}
+        for card in pl["shares"]:
+            c = company(card)
+            held[c] = held.get(c, 0) + 1
+        return {c: held[c] for c in self.colours() if c in held}
+
     def held_by_all(self, state, colour) -> int:
         return sum(self.count(pl, colour) for pl in state["players"].values())
 
@@ -606,7 +614,7 @@ class Mogul(Ruleset):
             row = {
                 "name": p,
                 "score": pl["score"],
-                "shares": {c: self.count(pl, c) for c in self.colours() if self.count(pl, c)},
+                "shares": self.holdings(pl),
                 "cards": sorted(pl["shares"]),
                 "in_auction": p in state["auction"]["in"],
                 "credit": pl["credit"],
