@@ -11,7 +11,7 @@ from typing import List, Optional, get_args, get_origin
 import typer
 from typer.core import TyperGroup
 
-from . import gamefile, ruleset as registry
+from . import gamefile, ruleset as registry, standing
 from .errors import GameFileError, JudgeError, NotYourTurn, UsageError, VerifyError
 from .game import Game
 from .ruleset import GM
@@ -345,6 +345,9 @@ def order(
         typer.echo(f"ok: {o}")
     for line in accepted.not_judged():
         typer.echo(line)
+    if not gm and any(isinstance(o, standing.Command) for o in accepted):
+        for line in standing.describe(game.state, game.player_name(as_)):
+            typer.echo(line)
     _echo_waiting(game)
 
 
@@ -673,14 +676,16 @@ def simulate(
     seed: Optional[int] = typer.Option(None, help="seed of the first game; game i plays seed+i (default: random)"),
     bots_: str = typer.Option("sensible", "--bots", help="bot kinds, comma-separated, seated in turn and rotated each game"),
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
+    standing_: bool = typer.Option(False, "--standing", help="sensible bots write each round's policy as standing orders"),
 ) -> None:
-    """Many whole games between bots, with a summary: length, winning score, wins by seat and bot."""
+    """Many whole games between bots, with a summary: length, exchanges by mail, winning score,
+    wins by seat and bot."""
     from . import bots, simulate as sim
 
     kinds = sim.parse_kinds(bots_)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    results = sim.simulate(ruleset, players, games, seed, kinds, _parse_options(option))
+    results = sim.simulate(ruleset, players, games, seed, kinds, _parse_options(option), standing_)
     summary = sim.Summary(bots.NAMES[:players])
     with typer.progressbar(results, length=games, label=f"{ruleset} (seeds {seed}..{seed + games - 1})", file=sys.stderr) as bar:
         for result in bar:

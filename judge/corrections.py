@@ -118,8 +118,10 @@ def public(game: Game) -> list[dict]:
 
     if game.is_over():
         return game.corrections
-    return [{**c, "undone": [public_entry(game, e) for e in c["undone"]]} if "undone" in c else c
-            for c in game.corrections]
+    from .standing import is_secret_entry
+
+    return [{**c, "undone": [public_entry(game, e) for e in c["undone"] if not is_secret_entry(e)]}
+            if "undone" in c else c for c in game.corrections]
 
 
 def describe(c: dict) -> str:

@@ -22,6 +22,7 @@ from .errors import (
 )
 from .orderlog import Log
 from .orders import Order, order_lines, split_move
+from . import standing
 from .rng import Rng
 from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
@@ -154,6 +155,7 @@ class Game:
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
+        standing.add_to_view(v, state, player)
         return v
 
     def status(self) -> dict:
@@ -203,38 +205,100 @@ class Game:
         """Validate the orders of `player` in sequence and apply all of them, or none.
 
         No batch looks past hidden information: once an order reveals something (a card, a
-        roll, another player's secret), the lines after it are not judged at all, so neither
-        their acceptance nor their refusal can tell the player what was revealed. They come
-        back in `Accepted.unjudged`, to be sent again once the player has seen the result."""
+        roll, another player's secret) or passes the turn to another player (whose standing
+        orders are secret), the lines after it are not judged at all, so neither their
+        acceptance nor their refusal can tell the player what happened. They come back in
+        `Accepted.unjudged`, to be sent again once the player has seen the result. New
+        standing orders are still taken after that point (judged on their syntax alone).
+        Standing orders are carried out after every order and standing command, but those
+        given right after an order are all given first (judge/standing.py)."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
         start = self.move
         state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
-        accepted, entries = Accepted(), []
-        for k, line in enumerate(lines):
-            number, body = split_move(line)
-            if number is not None and number < start:
-                raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
-            if number is not None and number > state["move"]:
-                raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
-            order = self._parse(state, player, body, line)
-            entries.append(f"{state['move']} {player} {order}")
-            last = k == len(lines) - 1 or player == GM  # the game master sees everything
-            before = None if last else _copy(state)
-            draws = rng.draws
-            self._apply(state, order, rng)
-            accepted.append(order)
-            if not last:
-                what = self.ruleset.revealed(before, state) or ("drew from the random generator" if rng.draws != draws else "")
+        accepted, entries, unjudged = Accepted(), [], []
+        cut, k = ("", ""), 0
+
+        def following(player_: str, cut_now: bool, log: list[str], round_: int | None) -> None:
+            """Give the standing commands right after the current line, before anything is
+            carried out; at a cut, every new standing order of the batch (the rest unjudged)."""
+            nonlocal k
+            if player_ != player:
+                return
+            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now)) is not None:
+                accepted.append(c)
+                standing.give(self.ruleset, state, log, c, round_)
+                k += 1
+            if cut_now:
+                for rest in lines[k:]:
+                    c = self._standing_line(state, player, rest, start, gives_only=True)
+                    if c is None:
+                        unjudged.append(rest)
+                    else:
+                        accepted.append(c)
+                        standing.give(self.ruleset, state, log, c, round_)
+                k = len(lines)
+
+        while k < len(lines):
+            line, k = lines[k], k + 1
+            watch = None if k == len(lines) or player == GM else player  # the game master sees everything
+            command = self._standing_line(state, player, line, start)
+            if command is not None:
+                accepted.append(command)
+                standing.give(self.ruleset, state, entries, command)
+                found = standing.settle(self, state, rng, entries, actor=player, watch=watch, extra=following)
+            else:
+                order = self._parse(state, player, split_move(line)[1], line)
+                entries.append(f"{state['move']} {player} {order}")
+                before = None if watch is None else _copy(state)
+                draws, seen = rng.draws, self.ruleset.standing_round(state)
+                self._apply(state, order, rng)
+                accepted.append(order)
+                what = "" if before is None else self.cut_reason(before, state, rng.draws != draws, player)
                 if what:
-                    accepted.revealed_by, accepted.revealed = str(order), what
-                    accepted.unjudged = lines[k + 1:]
-                    break
+                    cut = (str(order), what)
+                found = standing.settle(self, state, rng, entries, after=order, actor=player,
+                                        watch=None if what else watch, extra=following, cut_first=bool(what),
+                                        round_=seen)
+            if found[1] and not cut[1]:
+                cut = found[:2]
         self.state, self.rng = state, rng
         self.log.extend(entries)
+        if unjudged:
+            accepted.revealed_by, accepted.revealed = cut
+            accepted.unjudged = unjudged
         return accepted
+
+    def _standing_line(self, state, player, line, start, gives_only=False, blind=False):
+        """The standing-order command on `line` (judged on `state`), or None for an ordinary
+        order; with `gives_only` (after a cut), None for anything but a new standing order.
+        Right after an order that cut the batch (`blind`, `gives_only`), only the syntax and
+        the player's own standing orders are judged, never the position the order made."""
+        blind = blind or gives_only
+        number, body = split_move(line)
+        if gives_only and body.lower().split()[0] in ("cancel", "standing"):
+            return None
+        command = standing.parse_command(self, state, player, body, line, blind=True) if gives_only else None
+        if gives_only and (command is None or command.verb != "give"):
+            return None
+        if number is not None and number < start:
+            raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
+        if number is not None and number > state["move"] and not blind:
+            raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
+        return command or standing.parse_command(self, state, player, body, line, blind=blind)
+
+    def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
+        """What an order in `player`'s batch showed, past which the rest of the batch may not be
+        judged (public words), or "": something hidden revealed, a draw from the generator, or
+        the turn passed to another player (whose standing orders are secret)."""
+        rs = self.ruleset
+        what = rs.revealed(before, after) or ("drew from the random generator" if drew else "")
+        others = [p for p in rs.awaiting(after) if p not in (player, GM)]
+        return what or (f"passed the turn to {', '.join(others)}" if others else "")
+
+    copy_state = staticmethod(_copy)
 
     def check_turn(self, player: str, line: str = "", state: dict | None = None) -> None:
         """Refuse an order of `player` now: the game is over, or it is not their turn.
@@ -273,20 +337,46 @@ class Game:
         """A new game built from the header and the log alone."""
         rng = Rng(self.rng.seed)
         state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
-        for i, entry in enumerate(self.log, 1):
+        i = 0
+        while i < len(self.log):
+            entry = self.log[i]
             m = _LOG_ENTRY.match(entry)
             if not m:
-                raise GameFileError(f"log entry {i} is not 'MOVE PLAYER ORDER': {entry!r}")
+                raise GameFileError(f"log entry {i + 1} is not 'MOVE PLAYER ORDER': {entry!r}")
             move, player, text = int(m[1]), m[2], m[3]
             if move != state["move"]:
-                raise GameFileError(f"log entry {i} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
+                raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
+            carried = []
+
+            def given(who: str, cut_now: bool, log: list[str], round_: int | None) -> None:
+                """Give the standing commands logged right after, before anything is carried out
+                (each for the round its entry names)."""
+                while (j := i + 1 + len(log)) < len(self.log) and self._given_with(self.log[j], who, state["move"]):
+                    standing.give(self.ruleset, state, log,
+                                  *standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
+
             try:
-                order = self._parse(state, player, text, text)
+                if standing.is_secret_entry(entry):
+                    standing.apply_command(self.ruleset, state, *standing.command_from_log(self.ruleset, state, player, text))
+                    standing.settle(self, state, rng, carried, actor=player, extra=given)
+                else:
+                    order = self._parse(state, player, text, text)
+                    self._apply(state, order, rng)
+                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
             except JudgeError as e:
-                raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
-            self._apply(state, order, rng)
+                raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
+            logged = self.log[i + 1:i + 1 + len(carried)]
+            if logged != carried:
+                k = next(k for k, e in enumerate(carried) if k >= len(logged) or logged[k] != e)
+                raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
+                                    f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
+            i += 1 + len(carried)
         return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta,
                     self.salt, self.commitment, self.corrections)
+
+    @staticmethod
+    def _given_with(entry: str, player: str, move: int) -> bool:
+        return standing.is_secret_entry(entry) and entry.startswith(f"{move} {player} ")
 
     def audit(self) -> list[str]:
         """What is wrong with this game's honesty: the seed, setup and salt do not give the
@@ -418,6 +508,7 @@ class Game:
                                                       for c in corrections)):
             raise GameFileError(f"{where}: [[corrections]] must be tables with a kind")
         rs.check(state)
+        standing.check(state, players, where)
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")

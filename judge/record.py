@@ -18,6 +18,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from . import standing
 from .errors import GameFileError
 from .game import Game
 
@@ -29,9 +30,10 @@ _ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 
 def secret_entry(game: Game, entry: str) -> bool:
     """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
-    that decides it (the ruleset's `public_order` hook; extend here for new kinds of entry)."""
+    that decides it (the ruleset's `public_order` hook, and standing orders given or cancelled;
+    extend here for new kinds of entry)."""
     m = _ENTRY.match(entry)
-    return not m or game.ruleset.public_order(m[3]) is None
+    return not m or standing.is_secret_entry(entry) or game.ruleset.public_order(m[3]) is None
 
 
 def public_entry(game: Game, entry: str) -> str:
@@ -46,8 +48,12 @@ def public_entry(game: Game, entry: str) -> str:
 
 
 def public_log(game: Game) -> list[str]:
-    """The log as the public saw it; the whole log once the game is over."""
-    return list(game.log) if game.is_over() else [public_entry(game, e) for e in game.log]
+    """The log as the public saw it; the whole log once the game is over. Standing orders
+    given or cancelled are left out: even that a player has some is their secret (the orders
+    they carry out are ordinary entries)."""
+    if game.is_over():
+        return list(game.log)
+    return [public_entry(game, e) for e in game.log if not standing.is_secret_entry(e)]
 
 
 def build(game: Game, name: str) -> dict:

@@ -210,6 +210,41 @@ class Ruleset:
 
         return from_orders(self.legal_orders(state, player))
 
+    # ---- standing orders (judge/standing.py runs them; each ruleset has its vocabulary) ----
+    standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders
+    standing_forms: tuple[str, ...] = ()  # how they are written, for messages and reports
+
+    def standing_parse(self, view: dict | None, player: str, text: str) -> str | None:
+        """The canonical text of the standing order `text` (`every round` taken off), or None
+        when `text` is not one (an ordinary order). Decide on syntax and the game's data, and
+        on `view` (the player's own, with `awaiting`) only to tell a standing order from an
+        ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one."""
+        return None
+
+    def standing_order(self, state: dict, player: str, text: str) -> str | None:
+        """The order the standing order `text` of the awaited `player` gives now, or None when
+        it does not apply. Raise IllegalOrder when it applies but cannot be carried out as
+        written. Use only what `player` may see. The core checks the order with `parse`."""
+        return None
+
+    def standing_stops(self, state: dict, order: Order, player: str, text: str) -> str:
+        """Why the standing order `text` of `player` stops now that `order` was carried out
+        (public words, e.g. a sale of a company they hold), or ""."""
+        return ""
+
+    def standing_round(self, state: dict) -> int:
+        """The game's own round: standing orders last until it changes (unless `every round`)."""
+        return self.summary(state).get("round", 0)
+
+    def standing_examples(self, state: dict, player: str) -> list[str]:
+        """Standing orders `player` might hold now (for the proofs, which redraw them)."""
+        return []
+
+    def bot_standing(self, view: dict, rng, then: str | None = None) -> list[str]:
+        """Standing orders the sensible bot writes from its view: at the start of a round
+        (`then` None), or with the order `then` it is about to give. Default: none."""
+        return []
+
     def winners(self, state: dict) -> list[str]:
         if not self.is_over(state):
             return []

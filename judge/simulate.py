@@ -11,6 +11,7 @@ from . import bots
 from .errors import UsageError
 from .game import Game
 from .ruleset import get
+from .standing import is_secret_entry
 
 MAX_SEED = 2**63 - 1
 
@@ -23,6 +24,8 @@ class Result:
     orders: int
     winners: list[str]
     winning_score: int
+    exchanges: int = 0  # waits by mail: a new one whenever the awaited players change
+    rounds: int = 0
 
 
 @dataclass
@@ -30,6 +33,8 @@ class Summary:
     players: list[str]
     games: int = 0
     lengths: list[int] = field(default_factory=list)
+    exchanges: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
     winning_scores: list[int] = field(default_factory=list)
     wins_by_seat: dict[str, int] = field(default_factory=dict)
     wins_by_kind: dict[str, int] = field(default_factory=dict)
@@ -38,6 +43,8 @@ class Summary:
     def add(self, r: Result) -> None:
         self.games += 1
         self.lengths.append(r.orders)
+        self.exchanges.append(r.exchanges)
+        self.rounds.append(r.rounds)
         self.winning_scores.append(r.winning_score)
         for p in r.players:
             kind = r.kinds[p]
@@ -56,6 +63,8 @@ class Summary:
         n = len(self.players)
         out = [f"{self.games} games, {n} players",
                f"game length (orders): {_spread(self.lengths)}",
+               f"exchanges by mail (a new one whenever the awaited players change): {_spread(self.exchanges)}; "
+               f"{sum(self.exchanges) / max(1, sum(self.rounds)):.2f} a round",
                f"winning score: {_spread(self.winning_scores)}",
                "wins by seat (shared wins count for each winner):"]
         for i, p in enumerate(self.players, 1):
@@ -95,14 +104,17 @@ def seat_kinds(kinds: list[str], players: list[str], index: int) -> dict[str, st
 
 
 def play_game(ruleset: str, players: list[str], seed: int, kinds: dict[str, str],
-              options: dict | None = None) -> Result:
+              options: dict | None = None, standing: bool = False) -> Result:
     game = Game.new(ruleset, players, seed=seed, options=options)
-    bots.play_out(game, kinds)
+    exchanges = bots.play_out(game, kinds, standing=standing)
     rows = game.ruleset.standings(game.state)
-    return Result(seed, list(players), kinds, len(game.log), game.ruleset.winners(game.state), rows[0]["score"])
+    orders = sum(1 for e in game.log if not is_secret_entry(e))
+    return Result(seed, list(players), kinds, orders, game.ruleset.winners(game.state), rows[0]["score"],
+                  exchanges, game.ruleset.standing_round(game.state))
 
 
-def simulate(ruleset: str, n: int, games: int, seed: int, kinds: list[str], options: dict | None = None):
+def simulate(ruleset: str, n: int, games: int, seed: int, kinds: list[str], options: dict | None = None,
+             standing: bool = False):
     """The Results of `games` bot games (seeds seed, seed+1, ...), played as they are read.
     Bad arguments are refused here, before any game is played."""
     rs = get(ruleset)
@@ -113,4 +125,5 @@ def simulate(ruleset: str, n: int, games: int, seed: int, kinds: list[str], opti
     if not 0 <= seed <= MAX_SEED - games:
         raise UsageError(f"the seed is a whole number from 0 to {MAX_SEED - games}")
     players = bots.NAMES[:n]
-    return (play_game(ruleset, players, seed + i, seat_kinds(kinds, players, i), options) for i in range(games))
+    return (play_game(ruleset, players, seed + i, seat_kinds(kinds, players, i), options, standing)
+            for i in range(games))

@@ -60,3 +60,35 @@ def test_simulate_refuses_bad_arguments(args, message):
     result = CliRunner().invoke(app, ["simulate", "mogul", *args])
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+# ---- standing orders (issue 11): the same bots, one message a round -------------------------
+EXACT = ("mogul", "mogul-board", "stock-round", "rumors")  # where the sensible bot's policy is written exactly as standing orders
+
+
+@pytest.mark.parametrize("name", every_name())
+def test_bots_through_standing_orders_play_the_same_games_in_far_fewer_exchanges(name):
+    from judge import standing
+    from judge.game import Game
+
+    rs = ruleset.get(name)
+    for seed in range(2):
+        typed, through = (Game.new(name, bots.NAMES[:4], seed=seed) for _ in range(2))
+        asked, sent = bots.play_out(typed), bots.play_out(through, standing=True)
+        public = [e for e in through.log if not standing.is_secret_entry(e)]
+        assert any(standing.is_secret_entry(e) for e in through.log)
+        assert through.differences(through.replay()) == []
+        rounds = rs.standing_round(through.state)
+        if name in EXACT:  # the same orders, so the same results
+            assert public == typed.log and rs.winners(through.state) == rs.winners(typed.state)
+        if name.startswith("mogul"):
+            assert sent <= 1.5 * rounds < asked
+        else:
+            assert sent < asked
+
+
+def test_simulate_standing_prints_exchanges():
+    result = CliRunner().invoke(app, ["simulate", "mogul", "-n", "4", "-g", "2", "--seed", "3", "--standing"])
+    assert result.exit_code == 0, result.output
+    assert "exchanges by mail (a new one whenever the awaited players change): min" in result.stdout
+    assert "0.9" in result.stdout.split("exchanges by mail")[1].split("\n")[0]

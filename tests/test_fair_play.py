@@ -3,7 +3,8 @@ or refused, the exact text, the exit code, the lines left unjudged) depends only
 player could see before sending it. At positions of random games, for every player and for
 batches of 1-3 lines (their legal orders and plausible wrong ones), everything the player may
 not know is redrawn, the generator's future draws included (another seed from here on), and
-the answer must stay byte for byte the same.
+the other players' standing orders, and the answer must stay byte for byte the same. The
+random games' players give random standing orders, and the batches hold standing commands.
 
 JUDGE_FAIR_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge import bots, gamefile, standing
 from judge.cli import app
 from judge.errors import JudgeError
 from judge.game import Game
@@ -38,6 +39,7 @@ def answer(game: Game, player: str, lines: list[str]) -> tuple:
 def redrawn(game: Game, player: str, salt: int) -> Game:
     """The game with what `player` may not know redrawn, and another generator from here on."""
     state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
+    state = standing.resample(game, state, player, Rng(salt + 1))
     rng = Rng((game.rng.seed + 7919 * (salt + 1)) % 2**63, game.rng.draws)
     return game.with_state(state, rng)
 
@@ -89,10 +91,20 @@ def positions(config, seed: int):
     """Every EVERY-th position of a random game, and every position whose next order ends a
     round or a phase (where cards are turned and dice rolled)."""
     game = new_game(*config, seed)
-    vocabulary, rng = {"pass"}, Rng(seed)
+    vocabulary, rng = {"pass", "standing", "cancel", "cancel 1"}, Rng(seed)
     while not game.is_over():
         for p in game.awaiting():
             vocabulary.update(game.view(p)["orders"])
+        for p in game.players:
+            vocabulary.update(game.ruleset.standing_examples(game.state, p))
+        if not rng.below(4):  # now and then someone gives a standing order
+            p = rng.choice(game.players)
+            try:
+                game.submit(p, [rng.choice(game.ruleset.standing_examples(game.state, p) or ["standing"])])
+            except JudgeError:
+                pass
+            if game.is_over():
+                break
         ahead = game.copy()
         player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
         ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])

@@ -47,11 +47,11 @@ def test_one_refused_order_refuses_the_whole_block_with_the_exact_error(site):
     pw = new_game(site)
     site.take()
     first = site.load().awaiting()[0]
-    mails = send(site, message(address(first), orders(first, pw[first], "bid", "sell 9", "pass")))
+    mails = send(site, message(address(first), orders(first, pw[first], "if winner take", "sell 9", "pass")))
     assert len(mails) == 1  # the reply only: no report changed
     body = text(mails[0])
-    assert "OK      bid\n" in body
-    assert "REFUSED not your turn" in body and '"sell 9": waiting for' in body
+    assert "OK      if winner take\n" in body
+    assert 'REFUSED illegal order "sell 9": the auction is on' in body
     assert "SKIPPED pass" in body and "Nothing was applied" in body and "move 1: waiting for" in body
     mails = send(site, message(address(first), orders(first, pw[first], "sell 9")))
     assert 'REFUSED illegal order "sell 9": the auction is on: bid or pass' in text(mails[0])

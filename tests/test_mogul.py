@@ -199,9 +199,12 @@ def test_move_numbers_and_stale_orders():
 def test_orders_are_all_or_none():
     g = fixed_game(["brown/yellow"])
     before = (dict(g.state["players"]["alice"]), list(g.log), g.move)
-    with pytest.raises(NotYourTurn):
-        g.submit("alice", ["bid", "bid"])  # the second is bob's turn
-    assert (g.state["players"]["alice"], g.log, g.move) == before
+    with pytest.raises(OrderSyntaxError):
+        g.submit("alice", ["if winner take", "bid 2"])  # the standing order is not given either
+    assert (g.state["players"]["alice"], g.log, g.move) == before and "standing" not in g.state
+    accepted = g.copy().submit("alice", ["bid", "bid"])  # the second would be bob's turn (or his standing order's)
+    assert [str(o) for o in accepted] == ["bid"] and accepted.unjudged == ["bid"]
+    assert "which passed the turn to bob" in accepted.not_judged()[0]
     g.submit("alice", "# my orders\nbid   # stay in\n")
     assert g.log == ["1 alice bid"]
 

@@ -1,6 +1,7 @@
 """Privacy, proved over the whole registry: at several points of a game, for each player, redraw
-everything that player may not know (resample_hidden) and check their report and JSON view stay
-byte-for-byte the same. A ruleset whose resample_hidden is missing fails here.
+everything that player may not know (resample_hidden, and the other players' standing orders)
+and check their report and JSON view stay byte-for-byte the same. A ruleset whose
+resample_hidden is missing fails here. The random games' players give random standing orders.
 
 The public record (judge export, the git archive) likewise: redrawing everything hidden from the
 public leaves it byte for byte the same, and its log shows an order only where the public view
@@ -13,7 +14,8 @@ import json
 
 import pytest
 
-from judge import bots, record, ruleset
+from judge import bots, record, ruleset, standing
+from judge.errors import JudgeError
 from judge.game import Game
 from judge.report import render
 from judge.rng import Rng
@@ -27,10 +29,28 @@ GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
 VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
+STANDING_KEYS = ("standing", "standing_stopped", "standing_orders")
 
 
 def with_state(game: Game, state: dict) -> Game:
     return game.with_state(state)
+
+
+def with_standing_redrawn(game: Game, state: dict, player: str, rng: Rng) -> dict:
+    """`state` with the other players' standing orders redrawn as well (a copy)."""
+    return standing.resample(game, json.loads(json.dumps(state)), player, rng)
+
+
+def some_standing_orders(game: Game, rng: Rng) -> None:
+    """Now and then a random player gives a random standing order (or cancels theirs)."""
+    if game.is_over() or rng.below(4):
+        return
+    player = rng.choice(game.players)
+    lines = game.ruleset.standing_examples(game.state, player) + ["cancel", "cancel 1"]
+    try:
+        game.submit(player, [rng.choice(lines)])
+    except JudgeError:
+        pass
 
 
 def seen(game: Game, player) -> tuple[str, str]:
@@ -44,8 +64,8 @@ def hides_something(game: Game, player: str) -> bool:
     if game.is_over():
         return False
 
-    def facts(who):
-        return {k: v for k, v in game.view(who).items() if k not in VIEWER_KEYS}
+    def facts(who):  # (others' standing orders are redrawn apart, always)
+        return {k: v for k, v in game.view(who).items() if k not in VIEWER_KEYS + STANDING_KEYS}
     return facts(GM) != facts(player)
 
 
@@ -57,11 +77,12 @@ def privacy_failures(game: Game, seed: int) -> list[str]:
         before, original = seen(game, player), json.dumps(game.state, sort_keys=True)
         changed = False
         for k in range(TRIES):
-            other = rs.resample_hidden(game.state, player, Rng(seed * 1000 + game.move * 10 + k))
+            rng = Rng(seed * 1000 + game.move * 10 + k)
+            other = rs.resample_hidden(game.state, player, rng)
             if json.dumps(game.state, sort_keys=True) != original:
                 return [f"{where}: resample_hidden changed the state it was given"]
             rs.check(other)
-            json_view, report = seen(with_state(game, other), player)
+            json_view, report = seen(with_state(game, with_standing_redrawn(game, other, player, rng)), player)
             if json_view != before[0]:
                 out.append(f"{where}: the JSON view shows a hidden fact:\n{_first_difference(before[0], json_view)}")
             if report != before[1]:
@@ -86,8 +107,12 @@ def _first_difference(a: str, b: str) -> str:
 def checked_positions(config, seed: int):
     """A random game, stopping at every EVERY-th order and at the end."""
     game = new_game(*config, seed)
+    rng = Rng(seed + 77)
     yield game
     while not game.is_over():
+        some_standing_orders(game, rng)
+        if game.is_over():
+            break
         bots.play_one(game, random_bots(game), salt="privacy")
         if len(game.log) % EVERY == 0 or game.is_over():
             yield game
@@ -111,6 +136,15 @@ def test_the_proof_catches_a_report_that_shows_another_players_chips():
     game = new_game("mogul", 4, {}, 5)
     game.ruleset = LeakyMogul()
     bots.play_one(game, random_bots(game))
+    failures = privacy_failures(game, 5)
+    assert failures and "hidden fact" in failures[0]
+
+
+def test_the_proof_catches_a_report_that_shows_another_players_standing_orders(monkeypatch):
+    game = new_game("stock-round", 3, {}, 5)  # nothing else is secret in 18xx
+    game.submit("bob", ["decline offers"])
+    real = standing.add_to_view
+    monkeypatch.setattr(standing, "add_to_view", lambda view, state, player: real(view, state, GM if player else None))
     failures = privacy_failures(game, 5)
     assert failures and "hidden fact" in failures[0]
 
@@ -144,10 +178,15 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
     other.meta = {"mail": {"players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
                                        for p in game.players}}}
     for i, entry in enumerate(other.log):
-        if record.secret_entry(game, entry):
+        if standing.is_secret_entry(entry):  # a standing order given or cancelled: another one
+            move, player = entry.split(" ", 2)[:2]
+            other.log[i] = f"{move} {player} secret: resampled {rng.below(1000)}"
+        elif record.secret_entry(game, entry):
             move, player, verb = entry.split(" ", 3)[:3]
             other.log[i] = f"{move} {player} {verb} Resampled{rng.below(1000)}"
             assert record.secret_entry(other, other.log[i]), "a redrawn secret order must stay secret"
+    if rng.below(2):  # or none at all: that a player holds standing orders is their secret too
+        other.log = [e for e in other.log if not standing.is_secret_entry(e)]
     return other
 
 
@@ -195,7 +234,11 @@ def test_the_public_record_is_the_same_whatever_is_hidden_from_the_public(config
     for seed in range(GAMES):
         game = new_game(*config, seed)
         assert record_failures(game, seed) == []
+        rng = Rng(seed + 99)
         while not game.is_over():
+            some_standing_orders(game, rng)  # their existence and words are secret too
+            if game.is_over():
+                break
             player = game.awaiting()[0]
             order = bots.choose(game, player, "random", salt="record")
             if len(game.log) % 3 == 0:

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from .. import archive, corrections, gamefile
+from .. import archive, corrections, gamefile, standing
 from . import bounces, parse as mailparse
 from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
 from .journal import general_log
@@ -317,12 +317,20 @@ class Run:
             error = not_an_order(self.game, error)
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
             return
+        prose = next((e for e in (not_an_order(self.game, NotYourTurn("", line)) for line in accepted.unjudged)
+                      if isinstance(e, NotAnOrder)), None)
+        if prose is not None:  # words after the orders, not judged: refused as not an order, as when judged
+            self.refuse(at, [f"OK      {prefix}{o}" for o in accepted] + [f"REFUSED {prefix}{prose}"], lines)
+            return
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
         self.cut = self.cut or bool(accepted.unjudged)
         self.applied += len(accepted)
-        if prefix:
-            self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted]
+        if prefix:  # (a standing order given for a player stays secret)
+            self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted
+                             if not isinstance(o, standing.Command)]
+        if any(isinstance(o, standing.Command) for o in accepted):
+            self.show_report = True  # the report lists the player's standing orders
 
     def command(self, line: str, at: int, lines: list[str]) -> None:
         w = line.split()
@@ -386,7 +394,8 @@ def not_an_order(game, error: JudgeError) -> JudgeError:
     if not verbs or not line or not isinstance(error, (NotYourTurn, GameOver, OrderSyntaxError)):
         return error
     first = line.lstrip("#0123456789 ").split(maxsplit=1)
-    if first and first[0].lower() in verbs:
+    standing_words = (*game.ruleset.standing_starts, "standing", "cancel")  # standing orders are orders too
+    if first and first[0].lower() in (*verbs, *standing_words):
         return error
     return NotAnOrder(f"orders begin with {', '.join(verbs)}; end your orders with a line 'end' "
                       "before anything else you write", line)

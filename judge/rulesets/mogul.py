@@ -445,6 +445,108 @@ class Mogul(Ruleset):
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_starts = ("bid", "if", "credit")
+    standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]",
+                      "if winner take", "if winner sell all|none|N", "if second sell all|none|N")
+    roles = ("winner", "second")
+    H2H = ["head", "to", "head"]
+
+    def standing_parse(self, view, player, text):
+        w = words(text)
+        h2h = w[-3:] == self.H2H
+        if h2h:
+            w = w[:-3]
+        if w[:2] == ["bid", "until"]:
+            if len(w) not in (4, 6) or w[2] != "pot" or w[4:5] not in ([], ["keep"]):
+                raise OrderSyntaxError("write bid until pot N (bid while the pot holds fewer than N chips, then pass), "
+                                       "with keep K to stand aside with K chips or fewer, head to head for the "
+                                       "last two in the auction", text)
+            keep = f" keep {parse_count(w[5], text)}" if len(w) == 6 else ""
+            return f"bid until pot {parse_count(w[3], text)}{keep}" + (" head to head" if h2h else "")
+        if w[0] == "credit":
+            if w[1:] != ["when", "out", "of", "chips"]:
+                raise OrderSyntaxError("write credit when out of chips [head to head]", text)
+            return "credit when out of chips" + (" head to head" if h2h else "")
+        if w[0] != "if":
+            return None
+        if len(w) < 3 or w[1] not in self.roles or h2h:
+            raise OrderSyntaxError("write if winner ORDER or if second ORDER", text)
+        return f"if {w[1]} {self.standing_choice(w[1], w[2:], text)}"
+
+    def standing_choice(self, role: str, w: list[str], text: str) -> str:
+        """The canonical choice of `if winner ...` / `if second ...`."""
+        if w == ["take"]:
+            if role == "second":
+                raise OrderSyntaxError("the second takes the card only when the winner sells: write if second sell ...", text)
+            return "take"
+        if w[0] == "sell" and len(w) == 2:
+            return f"sell {w[1] if w[1] in ('all', 'none') else parse_count(w[1], text)}"
+        raise OrderSyntaxError(f"write if {role} sell all, if {role} sell none or if {role} sell N"
+                               + (", or if winner take" if role == "winner" else ""), text)
+
+    def standing_order(self, state, player, text):
+        w = text.split()
+        if w[0] in ("bid", "credit"):
+            chips = state["players"][player]["chips"]
+            if w[-3:] == self.H2H:
+                if len(state["auction"]["in"]) != 2:
+                    return None
+                w = w[:-3]
+            if state["phase"] != "auction" or (len(w) == 6 and chips <= int(w[5])):
+                return None
+            if w[0] == "credit":
+                return "credit" if not chips else None
+            return "bid" if state["pot"] < int(w[3]) and chips else "pass"
+        role = w[1]
+        if state["phase"] != role or state[role] != player:
+            return None
+        return self.standing_action(state, player, w[2:])
+
+    def standing_action(self, state, player, w: list[str]) -> str:
+        """The order of the winner's or second's choice `w` (take, sell all|none|N)."""
+        if w[0] == "take":
+            return "take"
+        return {"none": "sell 0"}.get(w[1], f"sell {w[1]}")
+
+    def standing_examples(self, state, player):
+        return ["bid until pot 3", "bid until pot 0", "if winner take", "if winner sell all",
+                "if second sell none", "if second sell 1", "bid until pot 6 every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """The sensible bot's policy for the round: bid while the choice is worth more than the
+        pot (with the chips it has now), then take or sell as bot_order would."""
+        if then is not None or view["phase"] != "auction":
+            return []
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
+        def limit(reserve: float) -> int:
+            n = 0
+            while max(take, sell) - reserve > self.CHIP_VALUE * (n + 1) and n < self.data["chips"]:
+                n += 1
+            return n
+        rich, poor = limit(0.0), limit(1.5)  # with 2 chips or fewer it keeps a reserve
+        bids = [f"bid until pot {poor}"] if view["you"]["chips"] <= 2 or rich == poor else \
+            [f"bid until pot {rich} keep 2", f"bid until pot {poor}"]
+        sells = "sell all" if sell > 0 else "sell none"
+        later = self.after_take(view)  # the second chooses after the winner took the card
+        second = "sell all" if self.bot_sell_value(later, self.me_in(later)) > 0 else "sell none"
+        return bids + ["if winner take" if take >= sell else f"if winner {sells}", f"if second {second}"]
+
+    def me_in(self, view) -> dict:
+        return next(p for p in view["players"] if p["name"] == view["player"])
+
+    def after_take(self, view) -> dict:
+        """The view as the second will see it: another player holds the revealed card."""
+        import copy
+
+        later = copy.deepcopy(view)
+        other = next(p for p in later["players"] if p["name"] != view["player"])
+        c = view["revealed"]["company"]
+        other["shares"][c] = other["shares"].get(c, 0) + 1
+        other["cards"] = sorted(other["cards"] + [view["revealed"]["card"]])
+        return later
+
     # ---- the sensible bot (uses only the player's view and the published deck) ----------
     CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)
 

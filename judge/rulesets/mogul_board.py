@@ -237,6 +237,72 @@ class MogulBoard(Mogul):
         second = "sell none" if self.version >= 2 else "sell"
         return {"auction": "pass", "winner": "take", "second": second}.get(state["phase"])
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]", "if winner take", "if winner sell all|none",
+                      "if winner depot SPACE", "if winner move FROM TO", "if second sell all|none",
+                      "if second depot SPACE", "if second move FROM TO")
+
+    def standing_choice(self, role, w, text):
+        if w[0] in ("depot", "move"):
+            n = 1 if w[0] == "depot" else 2
+            if len(w) != n + 1:
+                raise OrderSyntaxError(f"write if {role} " + ("depot SPACE" if n == 1 else "move FROM TO"), text)
+            return " ".join([w[0], *(self.station(x, text) for x in w[1:])])
+        if w == ["sell"]:
+            return "sell all"
+        return super().standing_choice(role, w, text)
+
+    def standing_action(self, state, player, w):
+        """`sell all` is `sell`; `sell none` is `sell none` where the rules know it, else `sell`
+        for a player holding none of the box colour; `sell N` is one of the two."""
+        if w[0] != "sell":
+            return " ".join(w)
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        if w[1] == "all" or (w[1] != "none" and int(w[1]) == held):
+            return "sell"
+        if w[1] == "none" or int(w[1]) == 0:
+            return "sell none" if held or "sell none" in self.action_orders(state, player) else "sell"
+        raise IllegalOrder(f"you hold {held} {colour} share{'s' if held != 1 else ''}, and a sale is all of them or none")
+
+    def standing_examples(self, state, player):
+        return ["bid until pot 4", "if winner take", "if winner sell all", "if second sell all",
+                "if winner depot NYC", "if second depot PHL", "if second move NYC PHL", "bid until pot 2 every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """The sensible bot's policy for the round (bot_order's, exactly): how far to bid, with
+        a crowd and head to head, when to take the credit, and its choice as winner and as
+        second (that one as the view will be after the winner took the card)."""
+        if then is not None or view["phase"] != "auction":
+            return []
+        options = self.option_orders(view)
+        values = [self.order_value(view, o) for o in options]
+        take, rest = values[0], max(values[1:])
+        best, other = max(take, rest), min(take, rest)
+        chip = 1.0 if view["deck_left"] > 8 else 0.4
+        me = self.me(view)
+        can_credit = not me["credit"] and view["bank"] >= self.credit_chips
+        lines = []
+        for gain, when in ((best - other, " head to head"), (best, "")):
+            if can_credit and gain >= 4 and view["deck_left"] >= 6:
+                lines.append("credit when out of chips" + when)
+            limit = 0
+            while limit * chip < gain and limit < self.data["chips"]:
+                limit += 1
+            lines += [f"bid until pot {limit} keep 1{when}", f"bid until pot 0{when}"] if gain < 3 else \
+                [f"bid until pot {limit}{when}"]
+        choices = options[:2] + ["sell none"] * (self.version >= 2) + options[2:]  # as action_orders lists them
+        chosen = [self.order_value(view, o) for o in choices]
+        winner = choices[chosen.index(max(chosen))]
+        later = self.after_take(view)
+        seconds = choices[1:]
+        second_values = [self.order_value(later, o) for o in seconds]
+        second = seconds[second_values.index(max(second_values))]
+
+        def choice(o):
+            return {"sell": "sell all", "sell none": "sell none"}.get(o, o)
+        return lines + [f"if winner {choice(winner)}", f"if second {choice(second)}"]
+
     # ---- carrying out -------------------------------------------------------------------
     def do_sell(self, state, order) -> None:
         held = self.count(state["players"][order.player], self.sell_colour(state))

@@ -764,6 +764,49 @@ class Rumors(Ruleset):
                 s["bag_orders"][q] = screen[: least + rng.below(len(screen) - least + 1)]
         return s
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_starts = ("auto", "bag")
+    standing_forms = ("auto pass (this round's action turns)", "bag COMPANY ... or bag none (the roll phase's order, in advance)")
+
+    def standing_parse(self, view, player, text):
+        w = words(text)
+        if w[0] == "auto":
+            if w != ["auto", "pass"]:
+                raise OrderSyntaxError("write auto pass (pass at each of your action turns this round)", text)
+            return "auto pass"
+        if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
+            return None  # the roll phase's order itself
+        if w == ["bag", "none"]:
+            return "bag none"
+        # without a view (replay, or after an order that revealed something) any company of the game
+        names = [c["name"] for c in view["companies"]] if view is not None else list(self.data["companies"])
+        return " ".join(["bag", *(pick(x, names, text, what="company") for x in w[1:])])
+
+    def standing_order(self, state, player, text):
+        if text == "auto pass":
+            return "pass" if state["phase"] == "action" and state["turns"][:1] == [player] else None
+        if state["phase"] != "roll" or player in state["bag_orders"]:
+            return None
+        return "bag" if text == "bag none" else text
+
+    def standing_examples(self, state, player):
+        names = list(state["companies"])
+        return ["auto pass", "bag none", f"bag {names[0]}", f"bag {names[-1]} {names[0]}", "auto pass every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """With the order of its last action turn in the round, the bot gives its roll-phase
+        order in advance: the dice that must go, from its screen as that order leaves it."""
+        if then is None or view["phase"] != "action" or view["turns"].count(view["player"]) != 1:
+            return []
+        screen = list(view["you"]["screen"])
+        w = then.split()
+        if w[0] == "dice":
+            screen = sorted(screen + [w[1]] * (len(w) - 2))
+        elif w[0] == "rumor":
+            remove_all(screen, w[1:])
+        bag = screen[:max(0, len(screen) - self.data["screen_limit"])]
+        return [" ".join(["bag", *bag]) if bag else "bag none"]
+
     # ---- the sensible bot ---------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
         """Buy or short where the expected price after this round beats the space's price;

@@ -1039,6 +1039,107 @@ class StockRound(Ruleset):
             "standings": standings,
         }
 
+    # ---- standing orders (judge/standing.py) ----------------------------------------------
+    standing_starts = ("decline", "auto", "if")
+    standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass",
+                      "auto buy CO company|pool", "auto buy to float")
+
+    def standing_parse(self, view, player, text):
+        w = words(text)
+        if w == ["auto", "buy", "to", "float"]:
+            return "auto buy to float"
+        if w[:2] == ["auto", "buy"]:
+            if len(w) != 4:
+                raise OrderSyntaxError("write auto buy COMPANY company or auto buy COMPANY pool", text)
+            co = pick(w[2], self.companies, text, what="company")
+            return f"auto buy {co} {pick(w[3], ('company', 'pool'), text, what='source')}"
+        if w[0] == "auto":
+            if w != ["auto", "pass"]:
+                raise OrderSyntaxError("write auto pass (pass at each of your turns this stock round)", text)
+            return "auto pass"
+        if w[0] == "decline":
+            if w[1:2] != ["offers"] or len(w) > 3:
+                raise OrderSyntaxError("write decline offers or decline offers COMPANY", text)
+            return " ".join(["decline offers", *(pick(x, self.companies, text, what="company") for x in w[2:])])
+        if len(w) != 4 or w[1] != "offered":
+            raise OrderSyntaxError("write if offered COMPANY yes or if offered COMPANY no", text)
+        co = pick(w[2], self.companies, text, what="company")
+        return f"if offered {co} {pick(w[3], ('yes', 'no'), text, what='answer')}"
+
+    def standing_order(self, state, player, text):
+        w, sale = text.split(), state["sale"]
+        if w[0] == "auto":
+            if sale or state["phase"] != "stock" or state["turn"] != player:
+                return None
+            if w[2:] == ["to", "float"]:
+                return self.float_buy(state, player)
+            return "pass" if w[1] == "pass" else f"buy {w[2]} {w[3]}"
+        if not sale:
+            return None
+        co, for_company = sale["company"], sale["queue"][0] == COMPANY
+        if w[0] == "decline":
+            return "offer no" if w[2:] in ([], [co]) else None
+        return f"offer {w[3]}" if w[2] == co and not for_company else None
+
+    def float_buy(self, state, player) -> str | None:
+        """`auto buy to float`: a share from the company of the started company nearest to
+        floating (fewest new shares left) that `player` may buy, or None."""
+        unfloated = sorted((co for co in self.started(state) if not state["companies"][co].get("floated", True)),
+                           key=lambda co: state["companies"][co]["ipo"])
+        return next((f"buy {co} company" for co in unfloated if not self.why_not_buy(state, player, co, "company")), None)
+
+    def standing_stops(self, state, order, player, text):
+        if text != "auto pass" or order.verb != "sell":
+            return ""
+        co = order.args[0]
+        held = state["companies"][co]["shares"][player]
+        return f"{order.player} sold {co}, which you hold" if held else ""
+
+    def standing_round(self, state):
+        """A stock round; orders given during the operating round are for the next one."""
+        return state["round"] + (state["phase"] == "operating")
+
+    def standing_examples(self, state, player):
+        cos = self.companies
+        return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass", f"auto buy {cos[0]} company",
+                f"if offered {cos[0]} no every round"]
+
+    def bot_standing(self, view, rng, then=None):
+        """The sensible bot's stock round as standing orders: take an offered share of a company
+        with trains for itself, decline every other offer; and, once it has started the
+        companies it wants, buy the shares it likes best while it can (each `auto buy` stops
+        when it no longer can, and the next applies), then pass."""
+        if view["phase"] not in ("reissue", "stock") or view["sale"]:
+            return []
+        written = [s["text"] for s in view.get("standing", [])]
+        offers = [] if written else \
+            [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
+        me = next(p for p in view["players"] if p["name"] == view["player"])
+        cheapest = 2 * min(self.par_prices())
+        may_start = any(not c["director"] for c in view["companies"]) and cheapest <= me["money"] * 7 // 10
+        helps = ["auto buy to float"] if self.new_rules and "auto buy to float" not in written else []
+        companies = {c["name"]: c for c in view["companies"]}
+
+        def worth(co, source):
+            c = companies[co]
+            power = sum(self.train(t)["size"] for t in c["trains"])
+            return (power + 3 * (co in me["directs"]), source == "company", -c["price"])
+        good = [(c["name"], src) for c in view["companies"] if c["director"] for src in ("company", "pool")
+                if src == "company" or c["trains"]]
+        good.sort(key=lambda g: worth(*g), reverse=True)
+        # A company started later in the round ranks below those with trains or its own director
+        # and above the Pool's: its place is known unless it ties with one (by a price not yet set).
+        unstarted = [c["name"] for c in view["companies"] if not c["director"]]
+        ties = any(worth(co, src)[:2] == (0, True) for co, src in good)
+        if any(t.startswith("auto buy ") and t != "auto buy to float" for t in written) or \
+                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start) or \
+                len(unstarted) > 1 or (unstarted and ties):
+            return offers + helps  # it may start a company, or one started may rank anywhere: asked
+        first = [g for g in good if worth(*g)[0] > 0]
+        later = [(co, "company") for co in unstarted]
+        chain = first + later + [g for g in good if worth(*g)[0] == 0]
+        return offers + helps + [f"auto buy {co} {src}" for co, src in chain] + ["auto pass"]
+
     # ---- bots ---------------------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
         orders = view["orders"]

@@ -1,0 +1,375 @@
+"""Standing orders: a player says in advance what to do when their turn comes, and the judge
+carries it out as if typed (every ruleset; each ruleset's vocabulary is in its own module,
+hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
+
+- Given at any time, awaited or not, mixed with ordinary orders; `standing` lists one's own,
+  `cancel` clears them all, `cancel N` one. Each lasts until the end of the round it was
+  given in (`Ruleset.standing_round`), or for good when it ends with `every round`.
+- Whenever an awaited player has one that applies, the order it names is checked by the
+  ruleset's `parse` and applied exactly as if typed (same log line, same events). One that
+  cannot be carried out stops: it is removed, a note in its owner's report says why, and
+  the next one that applies is tried; with none left the player is awaited as usual.
+- Secret: the state keeps them under `state["standing"]` (only while someone has any), the
+  owner's view lists them, the game master's lists all; nothing else shows them. The log
+  holds each give or cancel as "MOVE PLAYER secret: TEXT" (`is_secret_entry`), at the move
+  it was given in (the move number does not advance, since it is public).
+- `settle` is run after every order and every standing command, in `Game.submit` and in
+  `Game.replay` alike, so the orders it carries out are replayed from the standing orders
+  and checked against the log.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
+from .orders import Order
+from .ruleset import GM
+
+SECRET = "secret: "  # the log text of a standing order given or cancelled starts so
+EVERY = "every round"
+NOTE_ROUNDS = 1  # a stopped standing order's note is shown for the rest of its round and one more
+MAX_EACH = 20  # standing orders a player may hold at once
+
+
+FOR_ROUND = re.compile(r"^secret for round (\d+): ")  # given right after an order that ended that round
+
+
+def is_secret_entry(entry: str) -> bool:
+    """Whether a log entry "MOVE PLAYER TEXT" gives or cancels a standing order: its text is
+    the player's secret (a public record shows it as a secret order, or not at all). Orders
+    carried out by standing orders are logged as ordinary, public entries."""
+    parts = entry.split(" ", 2)
+    return len(parts) == 3 and (parts[2].startswith(SECRET) or bool(FOR_ROUND.match(parts[2])))
+
+
+@dataclass(frozen=True)
+class Command:
+    """A line about standing orders: `give` TEXT, `cancel` (all, or number N) or `standing`."""
+
+    player: str
+    verb: str
+    text: str = ""
+
+    def __str__(self) -> str:
+        if self.verb == "give":
+            return self.text
+        return " ".join(w for w in (self.verb, self.text) if w)
+
+    @property
+    def logged(self) -> bool:
+        return self.verb != "standing"
+
+
+# ---- the state's part ---------------------------------------------------------------------
+def orders_of(state: dict, player: str) -> list[dict]:
+    return state.get("standing", {}).get(player, {}).get("orders", [])
+
+
+def notes_of(state: dict, player: str) -> list[dict]:
+    return state.get("standing", {}).get(player, {}).get("stopped", [])
+
+
+def _mine(state: dict, player: str) -> dict:
+    return state.setdefault("standing", {}).setdefault(player, {"orders": [], "stopped": []})
+
+
+def _tidy(state: dict) -> None:
+    """Drop empty places, so a game without standing orders keeps the file it always had."""
+    standing = state.get("standing")
+    if standing is None:
+        return
+    for p in [p for p, mine in standing.items() if not mine["orders"] and not mine["stopped"]]:
+        del standing[p]
+    if not standing:
+        del state["standing"]
+
+
+def listing(state: dict, player: str) -> list[dict]:
+    """`player`'s standing orders, numbered as `cancel N` takes them."""
+    return [{"number": i, "text": o["text"],
+             "until": EVERY if o["text"].endswith(EVERY) else f"the end of round {o['round']}"}
+            for i, o in enumerate(orders_of(state, player), 1)]
+
+
+def describe(state: dict, player: str) -> list[str]:
+    """The lines that tell `player` their standing orders (the answer to a standing command)."""
+    mine = listing(state, player)
+    out = [f"your standing orders (secret): {len(mine) or 'none'}"]
+    out += [f"  {o['number']}. {o['text']}" + ("" if o["until"] == EVERY else f" (until {o['until']})") for o in mine]
+    return out + [f"  stopped: {n['text']}" for n in notes_of(state, player)]
+
+
+def add_to_view(view: dict, state: dict, player) -> None:
+    """The owner's view lists their standing orders and the notes of those that stopped; the
+    game master's lists everyone's. Others see nothing (not even whether there are any)."""
+    if player == GM:
+        everyone = {p: [o["text"] for o in mine["orders"]] for p, mine in state.get("standing", {}).items()
+                    if mine["orders"]}
+        if everyone:
+            view["standing_orders"] = everyone
+        return
+    mine, notes = listing(state, player), [n["text"] for n in notes_of(state, player)]
+    if mine:
+        view["standing"] = mine
+    if notes:
+        view["standing_stopped"] = notes
+
+
+def check(state: dict, players: list[str], where: str) -> None:
+    """Refuse a hand-edited `state.standing` that is not players' tables of orders and notes."""
+    standing = state.get("standing")
+    if standing is None:
+        return
+
+    def entries_ok(entries) -> bool:
+        return isinstance(entries, list) and all(
+            isinstance(o, dict) and set(o) == {"round", "text"} and type(o["round"]) is int
+            and isinstance(o["text"], str) for o in entries)
+    if not (isinstance(standing, dict) and standing and set(standing) <= set(players) and all(
+            isinstance(mine, dict) and set(mine) == {"orders", "stopped"} and all(map(entries_ok, mine.values()))
+            for mine in standing.values())):
+        raise GameFileError(f"{where}: state.standing must map players to their standing orders and stopped "
+                            "notes (orders = [{round, text}], stopped = [{round, text}])")
+
+
+# ---- reading a line -----------------------------------------------------------------------
+def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False) -> Command | None:
+    """The standing-order command on `body`, or None when it is an ordinary order. Decided on
+    the player's own view only (syntax, the game's data, their own standing orders); `blind`
+    (after an order that revealed something or passed the turn) on the syntax alone."""
+    words, rs = body.lower().split(), game.ruleset
+    every = words[-2:] == EVERY.split()
+    if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
+        return None  # (standing orders are two words or more: `bid` alone is an ordinary order)
+    view = None if blind else _view(game, state, player)
+    if words[0] not in ("standing", "cancel") and not every and not _maybe(rs, view, player, body):
+        return None
+    if player == GM:
+        raise NotYourTurn("the game master gives no standing orders; give them for a player with 'as PLAYER'", line)
+    if not blind and game.ruleset.is_over(state):
+        raise GameOver("the game has ended", line)
+    if words[0] == "standing":
+        if len(words) > 1:
+            raise OrderSyntaxError("'standing' (the list of your standing orders) takes nothing after it", line)
+        return Command(player, "standing")
+    if words[0] == "cancel":
+        return _cancel(state, player, words, line)
+    if not blind and len(orders_of(state, player)) >= MAX_EACH:
+        raise IllegalOrder(f"you hold {MAX_EACH} standing orders already; cancel some first", line)
+    return Command(player, "give", _canonical(rs, view, player, body, line))
+
+
+def _cancel(state, player, words, line) -> Command:
+    have = len(orders_of(state, player))
+    if len(words) == 1:
+        return Command(player, "cancel")
+    if len(words) != 2 or not words[1].isdigit() or not words[1].isascii():
+        raise OrderSyntaxError("write cancel (all your standing orders) or cancel N (one, numbered as listed)", line)
+    n = int(words[1][:6])
+    if not 1 <= n <= have:
+        raise IllegalOrder(f"you have no standing order {n} (you have {have})", line)
+    return Command(player, "cancel", str(n))
+
+
+def _maybe(rs, view, player, body) -> bool:
+    """Whether `body` is meant as a standing order of the ruleset's vocabulary."""
+    try:
+        return rs.standing_parse(view, player, body) is not None
+    except JudgeError:
+        return True
+
+
+def _view(game, state, player) -> dict:
+    view = game.ruleset.view(state, player)
+    view["awaiting"] = game.ruleset.awaiting(state)
+    view.setdefault("player", player)
+    return view
+
+
+def _canonical(rs, view, player, body, line) -> str:
+    words = body.split()
+    every = [w.lower() for w in words[-2:]] == EVERY.split()
+    text = " ".join(words[:-2] if every else words)
+    try:
+        canonical = rs.standing_parse(view, player, text) if text else None
+    except JudgeError as e:
+        e.line = line
+        e.args = (e.message(),)
+        raise
+    if canonical is None:
+        forms = "; ".join(rs.standing_forms) or "none"
+        raise OrderSyntaxError(f"'{text or EVERY}' is not a standing order of {rs.name} (standing orders: {forms})", line)
+    return f"{canonical} {EVERY}" if every else canonical
+
+
+def apply_command(rs, state: dict, command: Command, round_: int | None = None) -> None:
+    """Give or cancel; a standing order given lasts until the end of `round_` (default: the
+    round now; the round its player saw, when given right after an order that ended it)."""
+    p = command.player
+    if command.verb == "give":
+        now = rs.standing_round(state) if round_ is None else round_
+        _mine(state, p)["orders"].append({"round": now, "text": command.text})
+    elif command.verb == "cancel":
+        orders = _mine(state, p)["orders"]
+        if command.text:
+            del orders[int(command.text) - 1]
+        else:
+            orders.clear()
+    _tidy(state)
+
+
+def command_from_log(rs, state: dict, player: str, text: str) -> tuple[Command, int | None]:
+    """The command of a logged "secret: TEXT" entry (replay) and the round it is for (None:
+    the round now), checked for its syntax only: it was judged when given."""
+    m = FOR_ROUND.match(text)
+    round_ = int(m[1]) if m else None
+    body = text[m.end():] if m else text[len(SECRET):]
+    words = body.lower().split()
+    if player not in state["seats"]:
+        raise GameFileError(f"'{player}' gives a standing order but is not a player")
+    try:
+        if words[:1] == ["cancel"]:
+            command = _cancel(state, player, words, body)
+        else:
+            command = Command(player, "give", _canonical(rs, None, player, body, body))
+    except JudgeError as e:
+        raise GameFileError(f"'{body}' is not a standing order or a cancel: {e}") from None
+    if str(command) != body:
+        raise GameFileError(f"'{body}' is not written as the judge writes it ('{command}')")
+    return command, round_
+
+
+# ---- carrying them out --------------------------------------------------------------------
+def settle(game, state: dict, rng, log: list[str], after: Order | None = None, actor: str | None = None,
+           watch: str | None = None, extra=None, cut_first: bool = False, round_: int | None = None) -> tuple:
+    """Carry out standing orders while an awaited player has one that applies, appending each
+    order carried out to `log`, as `Game.submit` and `Game.replay` do after every order or
+    standing command of `actor` (`after`: the order, None for a command).
+
+    `extra(player, cut, log, round)` gives (with `give`) the standing commands `player` gave
+    right after their order (first for `actor`, then after each order carried out for a
+    player): they are given before anything more is carried out, for the round the player
+    saw before that order (`round_`, for the actor's order). With `watch` (the player whose batch is judged),
+    return (order, what it showed, the state just after it) for the first order carried out
+    after which the rest of that batch may not be judged ("", "", None if none)."""
+    rs = game.ruleset
+    if after is not None:
+        _watch_stops(rs, state, after)
+    if extra is not None and actor is not None:
+        extra(actor, cut_first, log, round_)
+    cut = ("", "", None)
+    if "standing" not in state:
+        return cut
+    only = actor if after is None else None
+    for _ in range(rs.max_moves + 1):
+        if "standing" not in state:  # (a cancel given meanwhile may have emptied it)
+            return cut
+        _expire(rs, state)
+        found = _next(game, state, only)
+        if found is None:
+            _tidy(state)
+            return cut
+        player, order = found
+        log.append(f"{state['move']} {player} {order}")
+        before = game.copy_state(state) if watch and not cut[1] else None
+        draws, seen = rng.draws, rs.standing_round(state)
+        game._apply(state, order, rng)
+        cut_now = False
+        if before is not None:
+            what = game.cut_reason(before, state, rng.draws != draws, watch)
+            if what:
+                mine = " (carried out by your standing order)" if player == watch else ""
+                cut, cut_now = (str(order), what + mine, game.copy_state(state)), True
+        _watch_stops(rs, state, order)
+        if extra is not None:
+            extra(player, cut_now, log, seen)
+        only = None
+    raise RuntimeError(f"{rs.name}: standing orders carried out without end")
+
+
+def give(rs, state: dict, log: list[str], command: Command, round_: int | None = None) -> None:
+    """Log a standing command ("MOVE PLAYER secret: TEXT", or "secret for round N: TEXT" when
+    it is for a round other than the one now) and apply it."""
+    if not command.logged:
+        return
+    other = command.verb == "give" and round_ is not None and round_ != rs.standing_round(state)
+    head = f"secret for round {round_}: " if other else SECRET
+    log.append(f"{state['move']} {command.player} {head}{command}")
+    apply_command(rs, state, command, round_)
+
+
+def _next(game, state, only) -> tuple[str, Order] | None:
+    """The first awaited player's first standing order that applies and can be carried out,
+    stopping (with a note) each that applies but cannot."""
+    rs = game.ruleset
+    for p in rs.awaiting(state):
+        if p == GM or (only and p != only):
+            continue
+        for o in list(orders_of(state, p)):
+            try:
+                text = rs.standing_order(state, p, o["text"].removesuffix(" " + EVERY))
+                if text is None:
+                    continue
+                return p, game._parse(state, p, text, text)
+            except JudgeError as e:
+                _stop(rs, state, p, o, getattr(e, "message", lambda: str(e))())
+    return None
+
+
+def _stop(rs, state, player, order: dict, why: str) -> None:
+    mine = _mine(state, player)
+    mine["orders"].remove(order)
+    mine["stopped"].append({"round": rs.standing_round(state),
+                            "text": f'"{order["text"]}" stopped: {why}'})
+
+
+def _watch_stops(rs, state, order: Order) -> None:
+    for p, mine in list(state.get("standing", {}).items()):
+        if p == order.player:
+            continue
+        for o in list(mine["orders"]):
+            why = rs.standing_stops(state, order, p, o["text"].removesuffix(" " + EVERY))
+            if why:
+                _stop(rs, state, p, o, why)
+
+
+def _expire(rs, state) -> None:
+    if rs.is_over(state):  # nothing is left to order
+        state["standing"].clear()
+        return
+    now = rs.standing_round(state)
+    for mine in state["standing"].values():
+        mine["orders"][:] = [o for o in mine["orders"] if o["round"] == now or o["text"].endswith(EVERY)]
+        mine["stopped"][:] = [n for n in mine["stopped"] if now - n["round"] <= NOTE_ROUNDS]
+
+
+# ---- for the proofs and the bots --------------------------------------------------------------
+def resample(game, state: dict, player: str, rng) -> dict:
+    """`state` (changed in place and returned) with every other player's standing orders and
+    notes redrawn: they are secret, so anything consistent with the position will do (no
+    awaited player holds one that applies now: it would have been carried out)."""
+    rs = game.ruleset
+    others = {p: mine for p, mine in state.get("standing", {}).items() if p != player}
+    state.setdefault("standing", {})
+    for p in others:
+        del state["standing"][p]
+    awaited = rs.awaiting(state)
+    for q in state["seats"]:
+        if q == player or rs.is_over(state) or rng.below(3) == 0:
+            continue
+        choices = [t for t in rs.standing_examples(state, q) if q not in awaited or not _applies(game, state, q, t)]
+        orders = [{"round": rs.standing_round(state), "text": rng.choice(choices)}
+                  for _ in range(rng.below(3)) if choices]
+        stopped = [{"round": rs.standing_round(state), "text": '"auto pass" stopped: redrawn'}] if rng.below(2) else []
+        if orders or stopped:
+            state["standing"][q] = {"orders": orders, "stopped": stopped}
+    _tidy(state)
+    return state
+
+
+def _applies(game, state, player, text) -> bool:
+    try:
+        return game.ruleset.standing_order(state, player, text.removesuffix(" " + EVERY)) is not None
+    except JudgeError:
+        return True
