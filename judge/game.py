@@ -217,7 +217,11 @@ class Game:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
         start = self.move
-        state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
+        # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
+        # standing command's) is the only check, made before anything changes, and carrying it
+        # out (with any standing orders it sets off) cannot fail.
+        state = self.state if len(lines) == 1 else _copy(self.state)
+        rng = Rng(self.rng.seed, self.rng.draws)
         accepted, entries, unjudged = Accepted(), [], []
         cut, k = ("", ""), 0
 
