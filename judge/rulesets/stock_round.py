@@ -71,7 +71,12 @@ class StockRound(Ruleset):
         return self.data["market"]["grid"]
 
     def train(self, kind: str) -> dict:
-        return next(t for t in self.data["trains"] if t["type"] == kind)
+        found = self.trains_by_type.get(kind)
+        return found if found is not None else next(t for t in self.data["trains"] if t["type"] == kind)
+
+    @cached_property  # asked for every possible train trade in every list of orders
+    def trains_by_type(self) -> dict[str, dict]:
+        return {t["type"]: t for t in reversed(self.data["trains"])}  # (the first of a type, as a search finds)
 
     @lru_cache(maxsize=None)  # asked for every possible train trade in every list of orders
     def train_types(self) -> list[str]:
@@ -590,8 +595,8 @@ class StockRound(Ruleset):
 
     def phase_train(self, state) -> dict:
         """The newest train type sold: it names the phase (the first type before any is sold)."""
-        sold = [t for t in self.data["trains"] if state["trains"]["bank"][t["type"]] < t["count"]]
-        return sold[-1] if sold else self.data["trains"][0]
+        bank = state["trains"]["bank"]
+        return next((t for t in reversed(self.data["trains"]) if bank[t["type"]] < t["count"]), self.data["trains"][0])
 
     def train_limit(self, state) -> int:
         return self.phase_train(state)["limit"]
