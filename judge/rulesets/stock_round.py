@@ -561,8 +561,8 @@ class StockRound(Ruleset):
     def why_not_trade(self, state, buyer, kind, seller, price) -> str:
         """1830: from phase 3 a company may buy a train of another company at any agreed price
         of at least $1. The judge's choice: one such purchase per company and operating round."""
-        trade_from = self.train_types()[1]
-        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+        trade_from, phase = self.train_types()[1], self.phase_train(state)
+        if self.train_types().index(phase["type"]) < 1:
             return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
         if seller == buyer:
             return f"{buyer} cannot buy its own train"
@@ -575,8 +575,8 @@ class StockRound(Ruleset):
             return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
         if buyer in state["traded"]:
             return f"{buyer} has bought a train from another company in this operating round already"
-        if len(c["trains"]) >= self.train_limit(state):
-            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {self.train_limit(state)}"
+        if len(c["trains"]) >= phase["limit"]:
+            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {phase['limit']}"
         return ""
 
     def why_not_done(self, state) -> str:
