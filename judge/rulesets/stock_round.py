@@ -325,7 +325,10 @@ class StockRound(Ruleset):
         for co in self.operating(state):
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
-            for seller in self.operating(state) if self.new_rules else ():
+            # (why_not_trade refuses every trade of a company that traded this round, and with itself)
+            for seller in self.operating(state) if self.new_rules and co not in state["traded"] else ():
+                if seller == co:
+                    continue
                 for t in sorted(set(state["companies"][seller]["trains"])):
                     orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
                                if not self.why_not_trade(state, co, t, seller, price)]
