@@ -219,7 +219,7 @@ class Game:
         start = self.move
         # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
         # standing command's) is the only check, made before anything changes, and carrying it
-        # out (with any standing orders it sets off) cannot fail.
+        # out (with any standing orders it sets off) refuses nothing.
         state = self.state if len(lines) == 1 else _copy(self.state)
         rng = Rng(self.rng.seed, self.rng.draws)
         accepted, entries, unjudged = Accepted(), [], []
