@@ -112,10 +112,10 @@ class Game:
         return self.state["move"]
 
     def awaiting(self) -> list[str]:
-        return [] if self.state.get("ended") else self.ruleset.awaiting(self.state)
+        return self.ruleset.awaiting(self.state)
 
     def is_over(self) -> bool:
-        return _over(self.ruleset, self.state)
+        return self.ruleset.is_over(self.state)
 
     def player_name(self, name: str, line: str = "") -> str:
         """The seated player called `name` (any case), or GM."""
@@ -132,14 +132,14 @@ class Game:
         report's short grammar: bots read only the list)."""
         rs, state = self.ruleset, self.state
         v = rs.view(state, player)
-        awaiting = self.awaiting()
+        awaiting = rs.awaiting(state)
         v.setdefault("ruleset", rs.name)
         v.setdefault("move", self.move)
         v.setdefault("player", player or "")
         v["awaiting"] = awaiting
         v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
         v["events"] = visible_events(state, player)
-        v["game_over"] = self.is_over()
+        v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
         if v["game_over"] and self.commitment:
             v["seed"], v["salt"] = self.rng.seed, self.salt
@@ -160,8 +160,8 @@ class Game:
             "move": self.move,
             "awaiting": awaiting,
             "expecting": {p: rs.prompt(state, p) for p in awaiting},
-            "game_over": self.is_over(),
-            "winners": [s["player"] for s in rs.standings(state) if s["rank"] == 1] if state.get("ended") else rs.winners(state),
+            "game_over": rs.is_over(state),
+            "winners": rs.winners(state),
             "commitment": self.commitment,
         }
 
@@ -226,7 +226,7 @@ class Game:
         """Refuse an order of `player` now: the game is over, or it is not their turn.
         The game master's orders always reach the ruleset, which refuses those out of place."""
         rs, state = self.ruleset, self.state if state is None else state
-        if _over(rs, state):
+        if rs.is_over(state):
             raise GameOver("the game has ended", line)
         awaiting = rs.awaiting(state)
         if player != GM and player not in awaiting:
@@ -249,7 +249,7 @@ class Game:
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:
         rs = self.ruleset
         if order.player == GM and str(order) == AGREED_END:
-            state["ended"] = "agreement"
+            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/ruleset.py)
             state["events"].append({"move": state["move"], "text": "The players agreed to end the game here; "
                                     "it is scored as it stands."})
             state["move"] += 1
@@ -413,10 +413,6 @@ class Game:
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
         return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed, corrections)
-
-
-def _over(rs: Ruleset, state: dict) -> bool:
-    return bool(state.get("ended")) or rs.is_over(state)
 
 
 def _is_hex(text, length: int) -> bool:

@@ -214,7 +214,7 @@ def section(head: str, run, game, mg) -> str:
     who = run.who
     who_text = "the game master" if who == GM else who
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
-    text += "".join(f"\n{a.rstrip()}\n" for a in run.answers)
+    text += "".join(f"\n{a.rstrip()}\n" for a in run.answers) + ("\n" if run.answers else "")
     text += game.waiting_line() + "\n" + mg.deadline_text(who) + "\n"
     if run.show_report and who == GM:
         m = mg.m
