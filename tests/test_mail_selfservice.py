@@ -238,3 +238,36 @@ def test_a_message_without_a_block_gets_a_how_to_with_an_example(tmp_path, serve
     (to, mail), = [x for x in t.mails() if x[0] == address("alice")]
     assert "For example:\n  game friday\n  player alice YOURPASSWORD\n  #12 bid" in body(mail)
     assert JUDGE in str(mail["From"])
+
+
+def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
+    t = Table(tmp_path, server, "rumors", "--press", "off")
+    text, _ = t.answer("alice", "press all hello")
+    assert 'REFUSED "press all hello": the game master does not allow press in this game' in text
+    t.answer("bob", "resign")
+    text, _ = t.answer(GM, "status")
+    assert f"bob <{address('bob')}> (resigned)" in text
+    text, _ = t.answer(GM, "set press loud")
+    assert 'REFUSED "set press loud": write one of off, on, anon' in text
+    def kept():  # all but the Message-IDs remembered against duplicates
+        game = t.game()
+        del game.meta["mail"]["seen"]
+        return game.to_dict()
+
+    before = kept()
+    for line in ("set zone", "away until tomorrow", "history 99999", "report 0", "agree end", "confirm 1234",
+                 "set mail sometimes", "set address not-an-address", "press carol"):
+        text, _ = t.answer("alice", line)
+        assert f'REFUSED "{line}": ' in text and "Nothing was applied" in text, text
+    assert kept() == before
+
+
+def test_a_hand_edited_setting_is_refused_with_its_reason(tmp_path, server):
+    t = Table(tmp_path, server, "mogul")
+    path = t.site.game_path()
+    path.write_text(path.read_text().replace('address = "alice@players.test"',
+                                             'address = "alice@players.test"\nzone = "Mars/Olympus"'))
+    with pytest.raises(Exception, match="players.alice holds a bad date or time zone"):
+        from judge.mail.mailgame import MailGame
+
+        MailGame(gamefile.load(path), "g1")

@@ -218,8 +218,7 @@ def section(head: str, run, game, mg) -> str:
     text += game.waiting_line() + "\n" + mg.deadline_text(who) + "\n"
     if run.show_report and who == GM:
         m = mg.m
-        text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + (" (absent)" if p in m["absent"] else "")
-                                        for p in game.players) + "\n"
+        text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + selfservice.gm_notes(m, p) for p in game.players) + "\n"
         text += "Observers: " + (", ".join(m["observers"]) or "none") + "\n"
     if run.show_report:
         text += "\n" + render(game.view(who))

@@ -109,6 +109,9 @@ class MailGame:
                 isinstance(v, dict) and isinstance(v.get("address"), str) and isinstance(v.get("password"), str)
                 for v in players.values()):
             bad("players", "a table of every player's address and password")
+        wrong = selfservice.problems(m)
+        if wrong:
+            raise GameFileError(f"{where} {wrong}")
         if not isinstance(m.get("gm_password"), str):
             bad("gm_password", "a password hash")
         if type(m.setdefault("outbox_tx", 0)) is not int:

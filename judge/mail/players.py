@@ -295,12 +295,50 @@ COMMANDS = {
 }
 
 
+# ---- a hand-edited game file -----------------------------------------------------------------
+_PLAYER_KEYS = {"zone": str, "mail": str, "away_until": str, "absences": int, "missed": int, "resigned": bool,
+                "last_report": int, "pending_address": dict}
+
+
+def problems(m: dict) -> str:
+    """What is wrong with the self-service keys of [meta.mail] ("" when nothing), so that a
+    hand-edited file is refused with its reason, never a crash halfway through a message."""
+    for key, default in DEFAULTS.items():
+        if key in m and type(m[key]) is not type(default):
+            return f"{key} must be like {default!r}, not {m[key]!r}"
+    if m.get("press", "on") not in ("off", "on", "anon"):
+        return f"press must be off, on or anon, not {m['press']!r}"
+    if not isinstance(m.get("end_votes", []), list):
+        return "end_votes must be a list of players"
+    for player, entry in m["players"].items():
+        for key, kind in _PLAYER_KEYS.items():
+            if key in entry and type(entry[key]) is not kind:
+                return f"players.{player}.{key} must be a {kind.__name__}, not {entry[key]!r}"
+        try:
+            if "away_until" in entry:
+                date.fromisoformat(entry["away_until"])
+            if "zone" in entry:
+                ZoneInfo(entry["zone"])
+        except (ValueError, ZoneInfoNotFoundError):
+            return f"players.{player} holds a bad date or time zone"
+    return ""
+
+
 # ---- the game master's settings -----------------------------------------------------------
 def gm_set(run, args: list[str]) -> None:
     if len(args) != 2 or args[0].lower() not in GM_SETTINGS:
         raise JudgeError("write set KEY VALUE, KEY one of " + ", ".join(GM_SETTINGS))
     key = args[0].lower()
     run.mg.m[key] = GM_SETTINGS[key](args[1])
+
+
+def gm_notes(m: dict, player: str) -> str:
+    """What the game master's status shows beside a player: " (absent, away until ..., ...)"."""
+    entry = m["players"][player]
+    notes = (["absent"] if player in m["absent"] else []) + (["resigned"] if entry.get("resigned") else []) \
+        + ([f"away until {entry['away_until']}"] if entry.get("away_until") else []) \
+        + ([f"missed {entry['missed']} deadlines"] if entry.get("missed") else [])
+    return f" ({', '.join(notes)})" if notes else ""
 
 
 # ---- what the rest of the mail judge asks --------------------------------------------------
