@@ -376,10 +376,10 @@ def in_zone(when: datetime, zone: str | None) -> str:
 def catch_up(game, player: str, since: int) -> str:
     """The events `player` may see from move `since` on, when there are more than the report
     itself lists; compacted when long. "" when the report shows them all."""
-    from ..ruleset import visible_events
+    from ..ruleset import KEEP_EVENTS, visible_events
 
     kept = game.state["events"]
-    if kept and kept[0]["move"] < since:
+    if len(kept) < KEEP_EVENTS or kept[0]["move"] < since:  # the state still holds them all
         events = visible_events(game.state, player)
     else:
         from ..history import all_events
