@@ -271,3 +271,11 @@ def test_a_hand_edited_setting_is_refused_with_its_reason(tmp_path, server):
         from judge.mail.mailgame import MailGame
 
         MailGame(gamefile.load(path), "g1")
+
+
+@pytest.mark.parametrize("name", every_name())
+def test_no_self_service_word_hides_an_order_word(name):
+    from judge import ruleset
+    from judge.mail.players import COMMANDS
+
+    assert not set(COMMANDS) & set(getattr(ruleset.get(name), "verbs", ()))
