@@ -247,6 +247,11 @@ def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
     t.answer("bob", "resign")
     text, _ = t.answer(GM, "status")
     assert f"bob <{address('bob')}> (resigned)" in text
+    t.answer("carol", "resign")
+    text, _ = t.answer("alice", "resign")
+    assert "REFUSED \"resign\": nobody else is still in the game: end it with 'propose end'" in text
+    _, out = t.answer("alice", "propose end")
+    assert any("agreed to end the game" in b for b in out[GM_ADDRESS]) and t.game().is_over()
     text, _ = t.answer(GM, "set press loud")
     assert 'REFUSED "set press loud": write one of off, on, anon' in text
     def kept():  # all but the Message-IDs remembered against duplicates

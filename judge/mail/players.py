@@ -159,6 +159,8 @@ def _resign(run, player, args):
     entry = _entry(run, player)
     if entry.get("resigned"):
         raise JudgeError("you have resigned already")
+    if still_in(run.game, run.mg.m) == [player]:
+        raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
     entry["resigned"] = True
     run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
 
@@ -223,7 +225,7 @@ def _press(run, player, args):
         return
     to = game.player_name(args[0])
     if to in (GM, player):
-        raise JudgeError("press goes to another player or to all")
+        raise JudgeError("press goes to all or to one of the others")
     body = (f"Press in game {run.name} from {sender}, to you only:\n\n  {text}\n\n"
             + ("" if anon else f"To answer, write 'press {player} YOUR TEXT' in a block for game {run.name}.\n"))
     run.mails.append(compose(run.cfg, run.mg.address(to), f"game {run.name}: press from {sender}", body))
@@ -231,7 +233,7 @@ def _press(run, player, args):
 
 def _set(run, player, args):
     if len(args) != 2:
-        raise JudgeError("write set password NEW, set address NEW, set zone ZONE or set mail turn|all")
+        raise JudgeError("write set, then password, address, zone or mail, then the new value")
     key, value = args[0].lower(), args[1]
     entry = _entry(run, player)
     if key == "password":
