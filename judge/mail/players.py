@@ -33,6 +33,7 @@ GM_SETTINGS = {  # `set KEY VALUE` from the game master: how VALUE is read
     "skip_weekends": lambda v: _choice(v, ("yes", "no")) == "yes",
 }
 MAX_PRESS = 2000  # characters of one press line
+KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
 COMPACT_AFTER = 30  # more events since the last report than this are compacted
 SHOWN_IN_REPORT = 12  # the report itself lists the last this many events
 
@@ -220,8 +221,9 @@ def _press(run, player, args):
     sender = "an anonymous player" if anon else player
     if args[0].lower() == "all":
         run.notices.append(f"Press from {sender} to all: {text}")
-        game.meta.setdefault("press", []).append({"move": game.move, "from": "anonymous" if anon else player,
-                                                  "text": text})
+        kept = game.meta.setdefault("press", [])
+        kept.append({"move": game.move, "from": "anonymous" if anon else player, "text": text})
+        del kept[:-KEEP_PRESS]
         return
     to = game.player_name(args[0])
     if to in (GM, player):
