@@ -1,14 +1,20 @@
 """Benchmarks of the judge (never run by the tests). Anyone can run them:
 
-    python bench/bench.py [--runs 15] [--games 200]
+    python bench/bench.py [--runs 11] [--games 100] [--lengths 100,1000,5000] [--only cli,engine,simulate]
 
-1. Engine cost per order: replaying (and submitting) a long bot game of every registered ruleset.
-   Target <= 50 us per order.
-2. `judge order` on a game file with 500 logged orders, as a ratio of its wall time to
-   `python -c "import typer"` (target <= 1.3x), and `judge show` to `python -c "import typer,
-   jinja2"` (target <= 1.3x); the peak memory (max RSS) of each. Runs are interleaved and the
-   median is taken, so a busy machine slows both sides alike.
+1. Commands at every game length, as paired ratios to the import floors: for every ruleset,
+   `judge new`, and `judge order`, `status`, `verify` against `python -c "import typer"`, and
+   `judge show` against `python -c "import typer, jinja2"`, on game files with 100, 1,000 and
+   5,000 logged orders (a ruleset whose games end sooner is measured at its longest bot game
+   found, marked). Each command runs right beside its floor, in alternating order, and the
+   ratio of each pair is kept, so a busy machine slows both sides alike; the table shows the
+   median ratio and the middle half of them. Targets: new, order, status, show <= 1.3x;
+   verify <= 1.5x at 5,000 orders.
+2. Engine cost per order: replaying (and submitting) a long bot game of every ruleset.
 3. `judge simulate` games per second (sensible bots, whole command).
+
+The game files are bot games: `judge play RULESET --bots random --moves N --save FILE` builds
+the same kind of file by hand.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,41 +36,183 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge import bots, gamefile, ruleset  # noqa: E402
 from judge.errors import UsageError  # noqa: E402
 from judge.game import Game  # noqa: E402
-from judge.simulate import usual_players  # noqa: E402
+from judge.ruleset import GM  # noqa: E402
+from judge.simulate import seat_kinds, usual_players  # noqa: E402
 
-FILE_ORDERS = 500
+SEARCH_GAMES = 24  # bot games tried per ruleset when looking for long ones
+GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
 
 
 def machine() -> str:
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}; load average at start {load}")
+    import jinja2
+    import typer
+
+    return (f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {cpu}, {os.cpu_count()} cores, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, typer {typer.__version__}, Jinja2 "
+            f"{jinja2.__version__}; load average at start {load}")
 
 
+# ---- long games ---------------------------------------------------------------------------
 def option_sets(rs) -> list[dict]:
-    flips = {o.name: not o.default for o in rs.options if isinstance(o.default, bool)}
-    return [{}, flips, *({k: v} for k, v in flips.items())]
+    """Options that make long games first (numbers as high as accepted), then each other
+    choice and each flipped switch."""
+    raised = {}
+    for o in rs.options:
+        if isinstance(o.default, int) and not isinstance(o.default, bool):
+            for value in range(o.default * 4, o.default, -1):
+                try:
+                    Game.new(rs.name, bots.NAMES[:rs.max_players], seed=0, options={o.name: value})
+                except UsageError:
+                    continue
+                raised[o.name] = value
+                break
+    sets = [raised] if raised else []
+    sets.append({})
+    for o in rs.options:
+        if isinstance(o.default, bool):
+            sets.append({o.name: not o.default})
+        sets += [{o.name: c} for c in o.choices if c != o.default]
+    return sets
 
 
-def long_game(rs, at_least: int) -> Game:
-    """A bot game of `rs` with at least `at_least` orders if one is found, else the longest."""
-    best = None
+def configs(rs):
+    """(players, options, seed, bot kinds) of the games to search, likeliest to be long first."""
     for options in option_sets(rs):
         for n in range(min(rs.max_players, len(bots.NAMES)), rs.min_players - 1, -1):
-            for seed in range(8):
-                try:
-                    game = Game.new(rs.name, bots.NAMES[:n], seed=seed, options=options)
-                except UsageError:
-                    break
-                bots.play_out(game)
-                if best is None or len(game.log) > len(best.log):
-                    best = game
-                if len(best.log) >= at_least:
-                    return best
-    return best
+            for seed in range(2):
+                for kinds in (["random"], ["sensible"]):
+                    yield n, options, seed, kinds
 
 
+def play(rs, config, moves: int | None = None) -> Game:
+    n, options, seed, kinds = config
+    game = Game.new(rs.name, bots.NAMES[:n], seed=seed, options=options)
+    bots.play_out(game, seat_kinds(kinds, game.players, 0), moves=moves)
+    return game
+
+
+def long_games(rs) -> list[tuple[int, tuple]]:
+    """(length, config) of up to SEARCH_GAMES whole bot games, longest first."""
+    found = []
+    for config in configs(rs):
+        try:
+            found.append((len(play(rs, config).log), config))
+        except UsageError:
+            continue
+        if len(found) >= SEARCH_GAMES:
+            break
+    return sorted(found, key=lambda f: -f[0])
+
+
+def running_game(rs, games, n: int) -> Game:
+    """A running game with `n` logged orders, or the longest found cut before its end."""
+    longer = [config for length, config in games if length > n]
+    if longer:
+        return play(rs, longer[-1], moves=n)
+    length, config = games[0]
+    return play(rs, config, moves=length - 1)
+
+
+# ---- timing --------------------------------------------------------------------------------
+def run(cmd: list[str], prepare=None) -> tuple[float, int]:
+    """Wall time and peak memory (KiB; 0 when unknown) of one command, after `prepare()` (not
+    timed). The memory is measured by GNU time, which starts the command from its own process."""
+    if prepare:
+        prepare()
+    with tempfile.NamedTemporaryFile("r") as out:
+        full = [GNU_TIME, "-f", "%M", "-o", out.name, *cmd] if GNU_TIME else cmd
+        t = time.perf_counter()
+        p = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - t
+        if p.returncode:
+            raise SystemExit(f"{' '.join(cmd)} failed: {p.stderr.decode()}")
+        peak = int(out.read().split()[-1]) if GNU_TIME else 0
+    return wall, peak
+
+
+def paired(cases: dict, runs: int) -> dict:
+    """cases: name -> (floor cmd, cmd, prepare). Each run times every command right beside its
+    floor (which goes first alternates). Returns name -> (ratios sorted, cmd walls, floor walls, peak KiB)."""
+    out = {k: ([], [], [], 0) for k in cases}
+    for i in range(runs + 1):
+        for k, (floor, cmd, prepare) in cases.items():
+            first, second = ((floor, None), (cmd, prepare)) if i % 2 else ((cmd, prepare), (floor, None))
+            a, b = run(*first), run(*second)
+            (f, c) = (a, b) if i % 2 else (b, a)
+            if i == 0:
+                continue  # warm-up: disk cache, compiled templates and data
+            ratios, walls, floors, peak = out[k]
+            ratios.append(c[0] / f[0])
+            walls.append(c[0])
+            floors.append(f[0])
+            out[k] = (ratios, walls, floors, max(peak, c[1]))
+    return {k: (sorted(r), w, f, p) for k, (r, w, f, p) in out.items()}
+
+
+def cell(ratios: list[float]) -> str:
+    q = len(ratios) // 4
+    return f"{statistics.median(ratios):.2f} ({ratios[q]:.2f}–{ratios[-1 - q]:.2f})"
+
+
+def cli(runs: int, lengths: list[int], names: list[str]) -> None:
+    # As installed: the judge's modules compiled (pip does it; PYTHONDONTWRITEBYTECODE may not).
+    compileall.compile_dir(Path(__file__).resolve().parent.parent / "judge", quiet=1)
+    judge = shutil.which("judge", path=str(Path(sys.executable).parent)) or "judge"
+    typer_floor = [sys.executable, "-c", "import typer"]
+    jinja_floor = [sys.executable, "-c", "import typer, jinja2"]
+    print(f"\n## Commands: ratio to the import floor (median of {runs} pairs; middle half in brackets)\n")
+    print("| ruleset | logged orders | new | order | status | show | verify |")
+    print("|---|---|---|---|---|---|---|")
+    floors, worst = [], {}
+    for name in names:
+        rs = ruleset.get(name)
+        games = long_games(rs)
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            new_file = d / "new.toml"
+            new_cmd = [judge, "new", name, str(new_file), *sum((["-p", p] for p in bots.NAMES[:usual_players(rs)]), [])]
+            new = None
+            done = set()
+            for n in lengths:
+                game = running_game(rs, games, n)
+                logged = len(game.log)
+                if logged in done:
+                    continue
+                done.add(logged)
+                path, pristine = d / f"g{logged}.toml", d / f"p{logged}.toml"
+                gamefile.create(game, pristine)
+                shutil.copyfile(pristine, path)
+                who = game.awaiting()[0]
+                order = bots.choose(game, who)
+                as_ = ["--gm"] if who == GM else ["--as", who]
+                reader = next((p for p in game.awaiting() if p != GM), game.players[0])
+                cases = {
+                    "order": (typer_floor, [judge, "order", str(path), *as_, order], lambda: shutil.copyfile(pristine, path)),
+                    "status": (typer_floor, [judge, "status", str(path)], None),
+                    "show": (jinja_floor, [judge, "show", str(path), "--as", reader], None),
+                    "verify": (typer_floor, [judge, "verify", str(path)], None),
+                }
+                if new is None:
+                    cases["new"] = (typer_floor, new_cmd, lambda: new_file.unlink(missing_ok=True))
+                res = paired(cases, runs)
+                if "new" in res:
+                    new = res.pop("new")
+                    worst["new"] = max(worst.get("new", 0), statistics.median(new[0]))
+                for k, (ratios, _, f, _) in res.items():
+                    worst[k] = max(worst.get(k, 0), statistics.median(ratios))
+                    floors += f
+                mark = "" if logged == n else f" (longest found; its game ends at {logged + 1})"
+                first = cell(new[0]) if len(done) == 1 else ""
+                print(f"| {name} | {logged}{mark} | {first} | " + " | ".join(cell(res[k][0]) for k in ("order", "status", "show", "verify")) + " |",
+                      flush=True)
+    print(f"\nFloors: median {statistics.median(floors) * 1000:.0f} ms over all pairs. Worst median ratio: "
+          + ", ".join(f"{k} {v:.2f}" for k, v in worst.items())
+          + " (targets: new, order, status, show <= 1.3; verify <= 1.5 at 5,000 orders)")
+
+
+# ---- engine --------------------------------------------------------------------------------
 def best_of(runs: int, fn) -> float:
     times = []
     for _ in range(runs):
@@ -73,12 +222,14 @@ def best_of(runs: int, fn) -> float:
     return min(times)
 
 
-def engine(runs: int) -> None:
-    print("\n## Engine cost per order (long bot game, best of", runs, "runs)\n")
+def engine(runs: int, names: list[str]) -> None:
+    print(f"\n## Engine cost per order (the longest bot game found, best of {runs} runs)\n")
     print("| ruleset | players | options | orders | replay us/order | submit us/order |")
     print("|---|---|---|---|---|---|")
-    for rs in ruleset.every():
-        game = long_game(rs, FILE_ORDERS)
+    for name in names:
+        rs = ruleset.get(name)
+        _, config = long_games(rs)[0]
+        game = play(rs, config)
         replay = best_of(runs, game.replay) / len(game.log)
 
         def submit_all():
@@ -92,95 +243,35 @@ def engine(runs: int) -> None:
         print(f"| {rs.name} | {len(game.players)} | {opts} | {len(game.log)} | {replay * 1e6:.1f} | {submit * 1e6:.1f} |")
 
 
-GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
-
-
-def run(cmd: list[str], restore: tuple[Path, Path] | None = None) -> tuple[float, int]:
-    """Wall time and peak memory (KiB; 0 when unknown) of one command. The memory is measured
-    by GNU time, which starts the command from its own small process: a child forked from this
-    one would count this process's memory as its own."""
-    if restore:
-        shutil.copyfile(*restore)
-    with tempfile.NamedTemporaryFile("r") as out:
-        full = [GNU_TIME, "-f", "%M", "-o", out.name, *cmd] if GNU_TIME else cmd
-        t = time.perf_counter()
-        p = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wall = time.perf_counter() - t
-        if p.returncode:
-            raise SystemExit(f"{' '.join(cmd)} failed: {p.stderr.decode()}")
-        peak = int(out.read().split()[-1]) if GNU_TIME else 0
-    return wall, peak
-
-
-def file_game(folder: Path) -> tuple[Path, str, str, str]:
-    """A game file with FILE_ORDERS logged orders of the first ruleset whose games run that long."""
-    for rs in ruleset.every():
-        game = long_game(rs, FILE_ORDERS + 1)
-        if len(game.log) > FILE_ORDERS:
-            break
-    short = Game.new(game.ruleset.name, game.players, seed=game.rng.seed, options=game.options, setup=game.setup)
-    for entry in game.log[:FILE_ORDERS]:
-        _, player, text = entry.split(" ", 2)
-        short.submit(player, [text])
-    path = folder / "game.toml"
-    gamefile.create(short, path)
-    player = short.awaiting()[0]
-    return path, short.ruleset.name, player, bots.choose(short, player)
-
-
-def cli(runs: int) -> None:
-    # As installed: the judge's modules compiled (pip does it; PYTHONDONTWRITEBYTECODE may not).
-    compileall.compile_dir(Path(__file__).resolve().parent.parent / "judge", quiet=1)
+# ---- simulate ------------------------------------------------------------------------------
+def simulate(games: int, names: list[str]) -> None:
     judge = shutil.which("judge", path=str(Path(sys.executable).parent)) or "judge"
-    py = sys.executable
-    with tempfile.TemporaryDirectory() as d:
-        path, name, player, order = file_game(Path(d))
-        pristine = Path(d) / "pristine.toml"
-        shutil.copyfile(path, pristine)
-        logged = len(gamefile.load(path).log)
-        cases = {
-            "python -c 'import typer'": ([py, "-c", "import typer"], None),
-            f"judge order ({logged} logged orders)": ([judge, "order", str(path), "--as", player, order], (pristine, path)),
-            "python -c 'import typer, jinja2'": ([py, "-c", "import typer, jinja2"], None),
-            f"judge show --as {player}": ([judge, "show", str(path), "--as", player], None),
-        }
-        results = {k: [] for k in cases}
-        for cmd, restore in cases.values():  # warm up: disk cache, compiled templates
-            run(cmd, restore)
-        for _ in range(runs):
-            for k, (cmd, restore) in cases.items():
-                results[k].append(run(cmd, restore))
-    med = {k: (statistics.median(w for w, _ in v), max(m for _, m in v)) for k, v in results.items()}
-    print(f"\n## Command line ({name} game file, median of {runs} interleaved runs)\n")
-    print("| command | wall ms | peak memory MiB |")
-    print("|---|---|---|")
-    for k, (wall, mem) in med.items():
-        print(f"| {k} | {wall * 1000:.1f} | {mem / 1024:.1f} |")
-    keys = list(med)
-    print(f"\njudge order / import typer = {med[keys[1]][0] / med[keys[0]][0]:.2f}x (target <= 1.3x)")
-    print(f"judge show / import typer, jinja2 = {med[keys[3]][0] / med[keys[2]][0]:.2f}x (target <= 1.3x)")
-
-
-def simulate(games: int) -> None:
-    judge = shutil.which("judge", path=str(Path(sys.executable).parent)) or "judge"
-    print(f"\n## judge simulate ({games} games, sensible bots, whole command)\n")
+    print(f"\n## judge simulate ({games} games, sensible bots, seed 1, whole command)\n")
     print("| ruleset | players | games/s |")
     print("|---|---|---|")
-    for rs in ruleset.every():
-        n = usual_players(rs)
-        wall, _ = run([judge, "simulate", rs.name, "--players", str(n), "--games", str(games), "--seed", "1"])
-        print(f"| {rs.name} | {n} | {games / wall:.0f} |")
+    for name in names:
+        n = usual_players(ruleset.get(name))
+        wall, _ = run([judge, "simulate", name, "--players", str(n), "--games", str(games), "--seed", "1"])
+        print(f"| {name} | {n} | {games / wall:.1f} |", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="Benchmarks of the judge")
-    ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=11, help="pairs per command")
+    ap.add_argument("--games", type=int, default=100, help="games per ruleset for simulate")
+    ap.add_argument("--lengths", default="100,1000,5000", help="logged orders of the game files")
+    ap.add_argument("--only", default="cli,engine,simulate")
+    ap.add_argument("--rulesets", default=",".join(rs.name for rs in ruleset.every()))
     args = ap.parse_args()
+    names = args.rulesets.split(",")
+    only = args.only.split(",")
     print("Machine:", machine())
-    engine(args.runs)
-    cli(args.runs)
-    simulate(args.games)
+    if "cli" in only:
+        cli(args.runs, [int(n) for n in args.lengths.split(",")], names)
+    if "engine" in only:
+        engine(args.runs, names)
+    if "simulate" in only:
+        simulate(args.games, names)
 
 
 if __name__ == "__main__":

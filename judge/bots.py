@@ -29,10 +29,11 @@ def play_one(game, kinds: dict | None = None, salt: str = "") -> tuple[str, str]
     return player, order
 
 
-def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None) -> None:
-    """Play bots until the game ends (or the ruleset's move bound is passed: a bug)."""
+def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, moves: int | None = None) -> None:
+    """Play bots until the game ends (or the ruleset's move bound is passed: a bug), or
+    until `moves` orders are logged."""
     limit = game.ruleset.max_moves
-    while not game.is_over():
+    while not game.is_over() and (moves is None or len(game.log) < moves):
         if len(game.log) > limit:
             raise RuntimeError(f"{game.ruleset.name}: no end after {limit} orders (seed {game.rng.seed})")
         player, order = play_one(game, kinds, salt)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional, get_args, get_origin
@@ -125,6 +124,8 @@ def _parse_options(items: list[str]) -> dict[str, str]:
 def _load_setup(path: Optional[Path]) -> dict:
     if path is None:
         return {}
+    import tomllib
+
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -227,13 +228,14 @@ def new(
     by mail: every player gets a password and a welcome mail with their first report."""
     names = [p.partition("=")[0].strip() for p in player]
     addresses = {n: p.partition("=")[2].strip() for n, p in zip(names, player) if "=" in p}
-    from .mail.mailgame import is_address
-
     if addresses and len(addresses) != len(names):
         raise UsageError("in a mail game every player is given as NAME=ADDRESS")
-    bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
-    if bad:
-        raise UsageError(f"'{bad[0]}' is not a mail address (write local@example.org)")
+    if addresses or observer:  # the mail modules only for a mail game (they import smtplib, ssl)
+        from .mail.mailgame import is_address
+
+        bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
+        if bad:
+            raise UsageError(f"'{bad[0]}' is not a mail address (write local@example.org)")
     if press not in ("off", "on", "anon"):
         raise UsageError(f"--press is off, on or anon, not '{press}'")
     if not addresses and (observer or deadline):
@@ -629,28 +631,43 @@ def play(
     players: int = typer.Option(4, "--players", "-n"),
     seed: Optional[int] = typer.Option(None),
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="only the final report"),
+    bots_: str = typer.Option("sensible", "--bots", help="bot kinds, comma-separated, seated in turn (as in simulate)"),
+    save: Optional[Path] = typer.Option(None, "--save", help="keep the game in this new game file"),
+    moves: Optional[int] = typer.Option(None, "--moves", help="stop after N logged orders, leaving the game running"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="only the last report"),
 ) -> None:
-    """A whole game between bots, with the reports as it goes and the final standings."""
-    from . import bots
+    """A game between bots, with the public report each round and the final ranking."""
+    from . import bots, simulate as sim
     from .report import render
 
     rs = registry.get(ruleset)
+    kinds = sim.parse_kinds(bots_)
     if not 1 <= players <= len(bots.NAMES):
         raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+    if moves is not None and moves < 0:
+        raise UsageError("--moves is a number of orders, 0 or more")
     game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
+    if save is not None:
+        gamefile.create(game, save)  # refused now, not after the game, when the file exists
     typer.echo(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
-    last_round = [None]
+    last_round = [game.status().get("round")]
+    if not quiet:
+        typer.echo(render(game.view(None)))
 
-    def report_round():
+    def report_round(player, order):
         rnd = game.status().get("round")
         if rnd != last_round[0] and not quiet and not game.is_over():
             last_round[0] = rnd
             typer.echo(render(game.view(None)))
 
-    report_round()
-    bots.play_out(game, on_move=lambda p, o: report_round())
-    typer.echo(render(game.view(None)), nl=False)  # the final report ranks the players, once
+    bots.play_out(game, sim.seat_kinds(kinds, game.players, 0), on_move=report_round, moves=moves)
+    typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking
+    if save is not None:
+        gamefile.save(game, save)
+    if not game.is_over():
+        typer.echo(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
+    if save is not None:
+        typer.echo(f"saved {save}: {len(game.log)} logged orders")
 
 
 @app.command()

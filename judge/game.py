@@ -20,6 +20,7 @@ from .errors import (
     UnknownPlayer,
     UsageError,
 )
+from .orderlog import Log
 from .orders import Order, order_lines, split_move
 from .rng import Rng
 from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
@@ -27,6 +28,9 @@ from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+# The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
+KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
+        "corrections", "log")
 # The game master's order that ends any game early when its players agree (the mail command
 # `agree end`, judge/mail/players.py): logged like any order, so replay ends it exactly.
 AGREED_END = "end by agreement"
@@ -53,12 +57,16 @@ class Accepted(list):
 def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> str:
     """The SHA-256 that binds a game to everything hidden at its start: published in every
     report from move 1, checked by `judge audit` once the seed and the salt are revealed."""
-    import hashlib
     import json
+
+    try:
+        from _sha256 import sha256  # what hashlib.sha256 is, without loading OpenSSL (as rng.py does)
+    except ImportError:  # pragma: no cover - another Python
+        from hashlib import sha256
 
     made = {"ruleset": rs.name, "ruleset_version": rs.version, "players": list(players),
             "options": options, "setup": setup, "seed": seed, "salt": salt}
-    return hashlib.sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class Game:
@@ -172,16 +180,25 @@ class Game:
             return f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}"
         return f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"])
 
+    @property
+    def log(self) -> Log:
+        """The logged orders, "MOVE PLAYER ORDER" each (a list of strings to the rest of the code)."""
+        return self._log
+
+    @log.setter
+    def log(self, entries) -> None:
+        self._log = entries if isinstance(entries, Log) else Log(entries)
+
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
         return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), list(self.log), _copy(self.meta), self.salt, self.commitment,
+                    _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment,
                     _copy(self.corrections))
 
     def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
         """This game in another position (and generator): for the proofs that redraw what a
         player may not know."""
-        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, list(self.log),
+        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, self.log.copy(),
                     self.meta, self.salt, self.commitment, self.corrections)
 
     # ---- ordering -----------------------------------------------------------------------
@@ -279,7 +296,7 @@ class Game:
             except JudgeError as e:
                 raise GameFileError(f"log entry {i} ({entry!r}) does not replay: {e}") from None
             self._apply(state, order, rng)
-        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, list(self.log), self.meta,
+        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta,
                     self.salt, self.commitment, self.corrections)
 
     def audit(self) -> list[str]:
@@ -302,7 +319,7 @@ class Game:
         current = registry.get(self.ruleset.name)
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, list(self.log), self.meta,
+        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta,
                    self.salt, self.commitment, self.corrections)
         try:
             return new.replay()
@@ -318,10 +335,12 @@ class Game:
         return out
 
     # ---- the file's contents ------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self, log: bool = True) -> dict:
+        """The file's contents (without the log when `log` is false: judge/gamefile.py
+        writes the log's lines itself)."""
         committed = {"commitment": self.commitment} if self.commitment else {}
         rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()
-        return {
+        data = {
             "format": FORMAT,
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
@@ -332,9 +351,11 @@ class Game:
             "rng": rng,
             "meta": self.meta,
             "state": self.state,
-            "log": {"orders": self.log},
             **({"corrections": self.corrections} if self.corrections else {}),
         }
+        if log:
+            data["log"] = {"orders": list(self.log)}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, where: str = "the game file") -> "Game":
@@ -386,7 +407,7 @@ class Game:
         meta = data.get("meta", {})
         state = need("state", dict)
         log = need("log", dict).get("orders")
-        if not isinstance(log, list) or not all(isinstance(e, str) for e in log):
+        if not isinstance(log, Log) and not (isinstance(log, list) and all(isinstance(e, str) for e in log)):
             raise GameFileError(f"{where}: [log] orders must be a list of strings")
         if not isinstance(state.get("move"), int) or state["move"] < 1:
             raise GameFileError(f"{where}: state.move must be a whole number >= 1")
@@ -396,8 +417,7 @@ class Game:
             raise GameFileError(f"{where}: state.options does not match [options]")
         if not isinstance(state.get("events"), list):
             raise GameFileError(f"{where}: state.events must be a list")
-        unknown = set(data) - {"format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup",
-                               "rng", "meta", "state", "log", "corrections"}
+        unknown = set(data) - set(KEYS)
         if unknown:
             raise GameFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
         if not all(_is_event(e) for e in state["events"]):

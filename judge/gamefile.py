@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import orderlog
 from .errors import GameFileError
 from .game import Game
 
@@ -14,15 +14,48 @@ MAX_FILE = 64 * 1024 * 1024
 
 
 def parse(raw: bytes, where: str) -> Game:
+    import tomllib  # here: `judge new` reads no game file
+
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise GameFileError(f"{where} is not valid TOML: {e}") from None
+    data = _fast_parse(text)
+    if data is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise GameFileError(f"{where} is not valid TOML: {e}") from None
     return Game.from_dict(data, where)
+
+
+def _fast_parse(text: str) -> dict | None:
+    """The file's contents when it ends with its log as the judge writes it (the last table,
+    plain entries): the rest is parsed as TOML and the log's lines are kept as text
+    (judge/orderlog.py). None for any other file, which tomllib then reads whole (and
+    refuses with its own message when it is not TOML)."""
+    start = text.rfind(orderlog.HEADER)
+    if start < 0:
+        return None
+    tail = text[start + len(orderlog.HEADER):]
+    if tail == "]\n":
+        log = orderlog.Log()
+    elif tail.startswith("\n") and tail.endswith("]\n"):
+        log = orderlog.Log.from_lines(tail[1:-2])
+    else:
+        return None
+    if log is None:
+        return None
+    import tomllib
+
+    try:
+        data = tomllib.loads(text[:start + 1])
+    except tomllib.TOMLDecodeError:
+        return None
+    if "log" in data:
+        return None
+    data["log"] = {"orders": log}
+    return data
 
 
 def read_bytes(path: Path) -> bytes:
@@ -44,9 +77,15 @@ def load(path) -> Game:
 
 
 def dumps(game: Game) -> str:
+    """The file's text, exactly as tomli-w writes `game.to_dict()`, but with the log's lines
+    kept from the file it was read from, and only new entries formatted."""
     import tomli_w  # here: reading a game (show, status) never writes one
 
-    return tomli_w.dumps(game.to_dict(), indent=2)
+    lines = game.log.lines()
+    if lines is None:
+        return tomli_w.dumps(game.to_dict(), indent=2)
+    head = tomli_w.dumps(game.to_dict(log=False), indent=2)
+    return f"{head}{orderlog.HEADER}\n{lines}]\n" if lines else f"{head}{orderlog.HEADER}]\n"
 
 
 def _write_temp(path: Path, text: str) -> str:

@@ -9,10 +9,10 @@ events, see `emit`).
 from __future__ import annotations
 
 import importlib
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, wraps
 
+from . import components
 from .errors import GameFileError, UsageError
 from .orders import Order
 from .paths import resource
@@ -100,9 +100,7 @@ class Ruleset:
 
     @cached_property
     def data(self) -> dict:
-        path = resource("games") / f"{self.data_name or self.name}.toml"
-        with open(path, "rb") as f:
-            return tomllib.load(f)
+        return components.load(resource("games") / f"{self.data_name or self.name}.toml")
 
     def at_version(self, version: int) -> "Ruleset":
         """This ruleset as it played in `version` (itself for the current one). Raise

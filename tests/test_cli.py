@@ -171,11 +171,45 @@ def test_game_file_diffs_cleanly_between_turns(game):
     assert any(line.strip().startswith('"1 ') for line in changed)
 
 
-def test_play_runs_a_whole_bot_game():
+def test_play_runs_a_whole_bot_game_and_prints_the_final_ranking_once():
     r = judge("play", "mogul", "--players", "4", "--seed", "3")
     assert r.exit_code == 0, r.output
     assert "public report" in r.output and r.output.count("Final standings") == 1  # the ranking, once
-    assert "Final ranking" not in r.output
+    assert "Final ranking" not in r.output and "stopped" not in r.output
+
+
+def test_play_stops_after_n_orders_and_saves_a_running_game(tmp_path):
+    path = tmp_path / "long.toml"
+    r = judge("play", "stock-round", "-n", "3", "--seed", "4", "--bots", "random", "--moves", "60", "--save", path, "-q")
+    assert r.exit_code == 0, r.output
+    assert "stopped after 60 orders; move" in r.output and "waiting for" in r.output
+    assert "Final standings" not in r.output
+    r = judge("verify", path)
+    assert r.exit_code == 0 and "ok: 60 orders replay" in r.output, r.output
+    r = judge("bot", path, "--as", awaited(path))  # still running: the next order is taken
+    assert r.exit_code == 0 and "move 62" in r.output, r.output
+
+
+def test_play_with_bots_is_the_same_game_as_simulate_plays(tmp_path):
+    from judge import gamefile, simulate
+
+    path = tmp_path / "g.toml"
+    r = judge("play", "mogul", "-n", "3", "--seed", "9", "--bots", "random,sensible", "--save", path, "-q")
+    assert r.exit_code == 0, r.output
+    result = simulate.play_game("mogul", ["alice", "bob", "carol"], 9, {"alice": "random", "bob": "sensible", "carol": "random"})
+    game = gamefile.load(path)
+    assert game.is_over() and len(game.log) == result.orders and game.ruleset.winners(game.state) == result.winners
+
+
+def test_play_refuses_an_existing_file_before_playing_and_bad_arguments(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text("mine")
+    r = judge("play", "mogul", "--save", path)
+    assert r.exit_code == 3 and "exists already" in r.output and path.read_text() == "mine"
+    r = judge("play", "mogul", "--bots", "clever")
+    assert r.exit_code == 2 and "--bots" in r.output
+    r = judge("play", "mogul", "--moves", "-1")
+    assert r.exit_code == 2 and "--moves" in r.output
 
 
 def test_real_subprocess_and_python_dash_m(tmp_path):

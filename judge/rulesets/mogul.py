@@ -194,6 +194,14 @@ class Mogul(Ruleset):
     def count(self, pl: dict, colour: str) -> int:
         return sum(1 for c in pl["shares"] if company(c) == colour)
 
+    def holdings(self, pl: dict) -> dict[str, int]:
+        """Shares held of each colour held, in the colours' order (one pass over the cards)."""
+        held = {}
+        for card in pl["shares"]:
+            c = company(card)
+            held[c] = held.get(c, 0) + 1
+        return {c: held[c] for c in self.colours() if c in held}
+
     def held_by_all(self, state, colour) -> int:
         return sum(self.count(pl, colour) for pl in state["players"].values())
 
@@ -504,7 +512,7 @@ class Mogul(Ruleset):
             row = {
                 "name": p,
                 "score": pl["score"],
-                "shares": {c: self.count(pl, c) for c in self.colours() if self.count(pl, c)},
+                "shares": self.holdings(pl),
                 "cards": sorted(pl["shares"]),
                 "in_auction": p in state["auction"]["in"],
                 "credit": pl["credit"],
@@ -572,13 +580,18 @@ class Mogul(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from ..grammar import Form, Numbers, form
+        from ..grammar import Form
 
         orders = self.legal_orders(state, player)
         if state["phase"] == "auction" or not orders:
             return [Form(o) for o in orders]
         colour = self.sell_colour(state)
-        held = self.count(state["players"][player], colour)
+        return self.action_forms(state, player, orders, colour, self.count(state["players"][player], colour))
+
+    def action_forms(self, state, player, orders, colour, held) -> list:
+        """The grammar of the winner's or the second's orders (`held`: their `colour` shares)."""
+        from ..grammar import Form, Numbers, form
+
         sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
                     f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
         return [Form("take")] * ("take" in orders) + sell

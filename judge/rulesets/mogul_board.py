@@ -13,7 +13,7 @@ depots on each network its space lies on, each share 1, every 5 chips 1; tie: mo
 from __future__ import annotations
 
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ..errors import GameFileError, IllegalOrder, OrderSyntaxError, UsageError
 from ..orders import Order, pick
@@ -65,8 +65,17 @@ class MogulBoard(Mogul):
 
     def depot_points(self, depots: list[str]) -> int:
         """Each depot scores the number of its owner's depots on each network its space is on."""
+        return self._depot_points(tuple(depots))
+
+    @lru_cache(maxsize=4096)  # the bot weighs every move of every depot, again and again
+    def _depot_points(self, depots: tuple[str, ...]) -> int:
         per_network = Counter(c for s in depots for c in self.lines_at[s])
         return sum(n * n for n in per_network.values())
+
+    @cached_property
+    def also_on(self) -> dict[tuple[str, str], str]:
+        """(network, space) -> the other networks the space lies on, as one string."""
+        return {(c, s): "".join(o for o in self.lines_at[s] if o != c) for c, spaces in self.networks().items() for s in spaces}
 
     def describe(self, card: str) -> str:
         c, name = company(card), self.data["companies"][company(card)]["name"]
@@ -268,7 +277,7 @@ class MogulBoard(Mogul):
         v["map"] = [
             {"colour": c, "company": companies[c]["name"], "spaces": [
                 {"code": s, "name": self.data["stations"][s], "owner": owners.get(s, ""),
-                 "also": "".join(o for o in self.lines_at[s] if o != c)}
+                 "also": self.also_on[c, s]}
                 for s in spaces]}
             for c, spaces in nets.items()
         ]
@@ -354,14 +363,9 @@ class MogulBoard(Mogul):
         return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
-    def order_forms(self, state, player) -> list:
+    def action_forms(self, state, player, orders, colour, held) -> list:
         from ..grammar import Form, Word, form
 
-        orders = self.legal_orders(state, player)
-        if state["phase"] == "auction" or not orders:
-            return [Form(o) for o in orders]
-        colour = self.sell_colour(state)
-        held = self.count(state["players"][player], colour)
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
         sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held

@@ -22,7 +22,7 @@ import copy
 import re
 import itertools
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
@@ -99,6 +99,19 @@ def uncancelled(pl: dict, company: str) -> int:
 
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+@lru_cache(maxsize=None)
+def dice_sums(dice: int) -> tuple[tuple[int, float], ...]:
+    """The distribution of the sum of `dice` dice: (sum, probability) pairs."""
+    dist = {0: 1.0}
+    for _ in range(dice):
+        nxt = {}
+        for s, p in dist.items():
+            for f in range(1, 7):
+                nxt[s + f] = nxt.get(s + f, 0.0) + p / 6
+        dist = nxt
+    return tuple(dist.items())
 
 
 @register
@@ -800,14 +813,18 @@ class Rumors(Ruleset):
         """The mean price change of company view `co` at `pips` plus `dice` rolled dice."""
         if not co["active"]:
             return 0.0
-        dist = {0: 1.0}
-        for _ in range(dice):
-            nxt = {}
-            for s, p in dist.items():
-                for f in range(1, 7):
-                    nxt[s + f] = nxt.get(s + f, 0.0) + p / 6
-            dist = nxt
-        return sum(p * self.card_change(co["active"]["id"], min(48, pips + s), co["filled"]) for s, p in dist.items())
+        return self._expected_change(co["active"]["id"], pips, co["filled"], dice)
+
+    @lru_cache(maxsize=None)  # the bot asks the same few questions thousands of times a game
+    def _expected_change(self, card_id: int, pips: int, filled: int, dice: int) -> float:
+        changes = self._card_changes(card_id, filled)
+        return sum(p * (changes[min(48, pips + s)] if pips + s >= 0 else self.card_change(card_id, pips + s, filled))
+                   for s, p in dice_sums(dice))
+
+    @lru_cache(maxsize=None)
+    def _card_changes(self, card_id: int, filled: int) -> tuple[int, ...]:
+        """The card's change at each number of pips, 0 to 48."""
+        return tuple(self.card_change(card_id, pips, filled) for pips in range(49))
 
     def bot_bag(self, view, orders) -> str:
         screen = view["you"]["screen"]

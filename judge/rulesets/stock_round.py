@@ -18,6 +18,7 @@ money for a train and trains sold between companies. Files of version 1 keep its
 from __future__ import annotations
 
 import copy
+from functools import cached_property, lru_cache
 
 from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from ..orders import Order, parse_count, pick, words
@@ -72,15 +73,23 @@ class StockRound(Ruleset):
     def train(self, kind: str) -> dict:
         return next(t for t in self.data["trains"] if t["type"] == kind)
 
+    @lru_cache(maxsize=None)  # asked for every possible train trade in every list of orders
     def train_types(self) -> list[str]:
         return [t["type"] for t in self.data["trains"]]
 
+    @lru_cache(maxsize=None)  # asked for each company and par value in every list of orders
     def par_prices(self) -> dict[int, list[int]]:
         return {self.grid[r][c]: [r, c] for r, c in self.data["market"]["par"]}
 
+    @cached_property
+    def market_cells(self) -> list[list[tuple]]:
+        """((row, column), price, is a par space) of every market space, row by row."""
+        pars = {tuple(rc) for rc in self.data["market"]["par"]}
+        return [[((r, c), price, (r, c) in pars) for c, price in enumerate(row)] for r, row in enumerate(self.grid)]
+
     def cell(self, row: int, col: int) -> int:
-        last = len(self.grid[0]) - 1
-        return self.grid[row][max(0, min(col, last))]
+        grid = self.grid
+        return grid[row][max(0, min(col, len(grid[0]) - 1))]
 
     def price(self, state, co) -> int:
         return self.cell(*state["companies"][co]["token"])
@@ -962,9 +971,10 @@ class StockRound(Ruleset):
     # ---- scores -------------------------------------------------------------------------
     def standings(self, state) -> list[dict]:
         rows = []
+        prices = {co: self.price(state, co) for co, c in state["companies"].items() if c["token"]}
         for p in state["seats"]:
             money = state["players"][p]["money"]
-            shares = sum(c["shares"][p] * self.price(state, co) for co, c in state["companies"].items() if c["token"])
+            shares = sum(state["companies"][co]["shares"][p] * price for co, price in prices.items())
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
         last = state.get("bankrupt", "")  # version 2: a bankrupt player ranks last (1830)
         return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
@@ -979,12 +989,11 @@ class StockRound(Ruleset):
 
     # ---- views --------------------------------------------------------------------------
     def view(self, state, player) -> dict:
-        pars = {tuple(rc) for rc in self.data["market"]["par"]}
         tokens = {}
         for co in self.started(state):
             tokens.setdefault(tuple(state["companies"][co]["token"]), []).append(co)
-        market = [[{"price": price, "par": (r, c) in pars, "tokens": tokens.get((r, c), [])}
-                   for c, price in enumerate(row)] for r, row in enumerate(self.grid)]
+        market = [[{"price": price, "par": par, "tokens": tokens.get(rc, [])} for rc, price, par in row]
+                  for row in self.market_cells]
         companies = []
         for co in self.companies:
             c = state["companies"][co]

@@ -57,7 +57,7 @@ def record(name: str, players: int, seed: int, kinds: list[str], every: int) -> 
         "salt": SALT,
         "players": game.players,
         "options": game.options,
-        "orders": game.log,
+        "orders": list(game.log),
         "reports": shots,
     }
 
