@@ -244,13 +244,19 @@ def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
     t = Table(tmp_path, server, "rumors", "--press", "off")
     text, _ = t.answer("alice", "press all hello")
     assert 'REFUSED "press all hello": the game master does not allow press in this game' in text
-    t.answer("bob", "resign")
+    t.answer(GM, "pause")
+    awaited = t.game().awaiting()
+    t.answer(awaited[0], "resign")  # the bot waits for the game to resume
+    assert t.game().awaiting() == awaited and t.game().log == []
+    t.answer(GM, "resume")
+    assert awaited[0] not in t.game().awaiting() and len(t.game().log) >= 1
     text, _ = t.answer(GM, "status")
-    assert f"bob <{address('bob')}> (resigned)" in text
-    t.answer("carol", "resign")
-    text, _ = t.answer("alice", "resign")
+    assert f"{awaited[0]} <{address(awaited[0])}> (resigned)" in text
+    second, last = [p for p in ("alice", "bob", "carol") if p != awaited[0]]
+    t.answer(second, "resign")
+    text, _ = t.answer(last, "resign")
     assert "REFUSED \"resign\": nobody else is still in the game: end it with 'propose end'" in text
-    _, out = t.answer("alice", "propose end")
+    _, out = t.answer(last, "propose end")
     assert any("agreed to end the game" in b for b in out[GM_ADDRESS]) and t.game().is_over()
     text, _ = t.answer(GM, "set press loud")
     assert 'REFUSED "set press loud": write one of off, on, anon' in text

@@ -347,9 +347,10 @@ def gm_notes(m: dict, player: str) -> str:
 
 # ---- what the rest of the mail judge asks --------------------------------------------------
 def play_resigned(game, m: dict) -> None:
-    """The bot's orders for resigned seats, as long as one of them is awaited."""
+    """The bot's orders for resigned seats, as long as one of them is awaited (and the game
+    is not paused: then on `resume`)."""
     limit = game.ruleset.max_moves
-    while not game.is_over() and len(game.log) <= limit:
+    while not m["paused"] and not game.is_over() and len(game.log) <= limit:
         seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
         if seat is None:
             return
