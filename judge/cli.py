@@ -221,6 +221,7 @@ def new(
     grace: int = typer.Option(0, help="mail games: hours of grace after a deadline"),
     remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
     press: str = typer.Option("on", help="mail games: press between players: off, on or anon (may be anonymous)"),
+    skip_weekends: bool = typer.Option(False, "--skip-weekends", help="mail games: deadlines count Monday to Friday only"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
 ) -> None:
@@ -266,6 +267,9 @@ def new(
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
         if press != "on":
             game.meta["mail"]["press"] = press
+        if skip_weekends:
+            game.meta["mail"]["skip_weekends"] = True
+            mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
         _archive(cfg, game, game_file)

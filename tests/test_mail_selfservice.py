@@ -231,6 +231,11 @@ def test_a_player_who_misses_deadlines_is_marked_absent_and_weekends_can_be_skip
     assert parse_time(deadline).weekday() < 5
 
 
+def test_judge_new_skip_weekends_puts_the_first_deadline_on_a_weekday(tmp_path, server):
+    t = Table(tmp_path, server, "mogul", "--skip-weekends")  # 48 hours from Friday 2026-05-01 12:00
+    assert t.game().meta["mail"]["deadline"] == "2026-05-05T12:00:00Z"
+
+
 def test_a_message_without_a_block_gets_a_how_to_with_an_example(tmp_path, server):
     t = Table(tmp_path, server, "mogul")
     mailbox.Maildir(str(t.inbox)).add(message(address("alice"), "what do I do?\n"))
