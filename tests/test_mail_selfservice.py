@@ -158,6 +158,7 @@ def test_a_mail_game_where_players_serve_themselves(ruleset, tmp_path, server):
     away = game.awaiting()[0]
     until = (T0 + 5 * 24 * H).date().isoformat()
     text, out = t.answer(away, f"away until {until}")
+    assert f"You are away until {until}: the judge waits for you until then." in text
     others = [p for p in ("alice", "bob", "carol") if p != away]
     assert all(out[t.addresses[p]][0].startswith(f"{away} is away until {until}.\n\n") for p in others)
     t.now = T0 + 60 * H  # past the deadline: the away player is not defaulted

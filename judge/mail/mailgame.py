@@ -173,7 +173,7 @@ class MailGame:
         entry = self.m["players"].get(who, {}) if who else {}
         when = selfservice.in_zone(parse_time(self.m["deadline"]), entry.get("zone"))
         away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
-                if entry.get("away_until") else "")
+                if entry.get("away_until", "") >= parse_time(self.m["deadline"]).date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
     # ---- what to send ------------------------------------------------------------------

@@ -49,9 +49,13 @@ def _choice(value: str, allowed: tuple) -> str:
 
 
 def _number(value: str, low: int, high: int) -> int:
-    if not value.isdigit() or not low <= int(value) <= high:
+    if not _digits(value) or not low <= int(value) <= high:
         raise JudgeError(f"write a whole number from {low} to {high}")
     return int(value)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) < 10
 
 
 def _code_hash(code: str) -> str:
@@ -95,7 +99,7 @@ def _rules(run, player, args):
 def _move_arg(run, args, verb: str, default: int) -> int:
     if not args:
         return default
-    if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= run.game.move:
+    if len(args) != 1 or not _digits(args[0]) or not 1 <= int(args[0]) <= run.game.move:
         raise JudgeError(f"write {verb} MOVE, a move from 1 to {run.game.move}")
     return int(args[0])
 
