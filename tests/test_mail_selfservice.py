@@ -296,3 +296,29 @@ def test_no_self_service_word_hides_an_order_word(name):
     from judge.mail.players import COMMANDS
 
     assert not set(COMMANDS) & set(getattr(ruleset.get(name), "verbs", ()))
+
+
+def test_a_mail_game_file_of_an_earlier_judge_takes_the_new_lines(tmp_path, server):
+    """A game file written before self-service (never edited: copied) loads, and its players
+    use the new lines; only the copy's password hash is set here, to write as alice."""
+    from pathlib import Path
+
+    from judge.mail.passwords import hash_password
+
+    site = make_site(tmp_path, smtp_port=server.port)
+    game = gamefile.load(Path(__file__).parent / "golden/files/2026-11-22/mogul.toml")
+    game.meta["mail"]["players"]["alice"]["password"] = hash_password("old-file-pw")
+    gamefile.create(game, site.game_path())
+    (tmp_path / "in" / "new").mkdir(parents=True)
+    for sub in ("tmp", "cur"):
+        (tmp_path / "in" / sub).mkdir()
+    mailbox.Maildir(str(tmp_path / "in")).add(message(address("alice"), "game g1\nplayer alice old-file-pw\n"
+                                                      "set zone Asia/Tokyo\npress all hello from an old game\nrules\n"))
+    result = runner.invoke(app, ["mail", "--maildir", str(tmp_path / "in"), "--config", str(site.root / "judge.toml"),
+                                 "--now", T0.isoformat()])
+    assert result.exit_code == 0, result.output
+    answer = [body(m) for to, m in server.mails if to == [address("alice")] and str(m["Subject"]).startswith("Re:")]
+    assert "All applied." in answer[0] and "Rules in short" in answer[0]
+    assert any("Press from alice to all: hello from an old game" in body(m) for to, m in server.mails
+               if to == [address("dave")])
+    assert site.load().meta["mail"]["players"]["alice"]["zone"] == "Asia/Tokyo"
