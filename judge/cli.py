@@ -220,6 +220,8 @@ def new(
     deadline: int = typer.Option(0, help="mail games: hours for each move (0: no deadline)"),
     grace: int = typer.Option(0, help="mail games: hours of grace after a deadline"),
     remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
+    press: str = typer.Option("on", help="mail games: press between players: off, on or anon (may be anonymous)"),
+    skip_weekends: bool = typer.Option(False, "--skip-weekends", help="mail games: deadlines count Monday to Friday only"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
 ) -> None:
@@ -235,6 +237,8 @@ def new(
         bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
         if bad:
             raise UsageError(f"'{bad[0]}' is not a mail address (write local@example.org)")
+    if press not in ("off", "on", "anon"):
+        raise UsageError(f"--press is off, on or anon, not '{press}'")
     if not addresses and (observer or deadline):
         raise UsageError("--observer and --deadline are for mail games (players given as NAME=ADDRESS)")
     if min(deadline, grace, remind) < 0 or max(deadline, grace, remind) > 24 * 365:
@@ -261,6 +265,11 @@ def new(
             raise UsageError("nothing was created: the mail server refuses " +
                              "; ".join(f"{a} ({why})" for a, why in refused.items()))
         passwords = mailgame.enable(game, addresses, observer, deadline, grace, min(remind, deadline // 2), _now(now))
+        if press != "on":
+            game.meta["mail"]["press"] = press
+        if skip_weekends:
+            game.meta["mail"]["skip_weekends"] = True
+            mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
         _archive(cfg, game, game_file)

@@ -32,6 +32,9 @@ _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
         "corrections", "log")
+# The game master's order that ends any game early when its players agree (the mail command
+# `agree end`, judge/mail/players.py): logged like any order, so replay ends it exactly.
+AGREED_END = "end by agreement"
 
 
 def _copy(value):
@@ -318,6 +321,8 @@ class Game:
     def _parse(self, state: dict, player: str, body: str, line: str) -> Order:
         rs = self.ruleset
         self.check_turn(player, line, state)
+        if player == GM and body.strip().lower() == AGREED_END:
+            return Order(GM, "end", ("by", "agreement"))
         try:
             return rs.parse(state, player, body)
         except JudgeError as e:
@@ -328,6 +333,12 @@ class Game:
 
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:
         rs = self.ruleset
+        if order.player == GM and str(order) == AGREED_END:
+            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/ruleset.py)
+            state["events"].append({"move": state["move"], "text": "The players agreed to end the game here; "
+                                    "it is scored as it stands."})
+            state["move"] += 1
+            return
         before = rs.awaiting(state)
         rs.apply(state, order, rng)
         after = rs.awaiting(state)

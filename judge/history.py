@@ -6,7 +6,7 @@ from .corrections import before_move
 from .game import Game
 from .record import public_log
 
-__all__ = ["at_move", "moves"]
+__all__ = ["all_events", "at_move", "moves"]
 
 
 def at_move(game: Game, move: int) -> Game:
@@ -29,13 +29,18 @@ class _Watched(Game):
         self.emitted += [e for e in state["events"] if not any(e is b for b in before)]
 
 
-def moves(game: Game) -> list[dict]:
-    """One row a move: {move, orders, events}, from the public's point of view."""
+def all_events(game: Game) -> list[dict]:
+    """Every event of the game so far, those seen by some players only included (with "to")."""
     watched = _Watched(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
                        game.meta, game.salt, game.commitment, game.corrections)
     watched.emitted = None
     watched.replay()
-    events = game.state["events"] if watched.emitted is None else watched.emitted
+    return game.state["events"] if watched.emitted is None else watched.emitted
+
+
+def moves(game: Game) -> list[dict]:
+    """One row a move: {move, orders, events}, from the public's point of view."""
+    events = all_events(game)
     rows: dict[int, dict] = {}
 
     def row(move: int) -> dict:

@@ -81,6 +81,8 @@ def build(game: Game, name: str) -> dict:
         "report": render(view),
         "view": _tomlable(view),
     }
+    if game.meta.get("press"):  # what players sent to all by mail (never press to one)
+        record["press"] = list(game.meta["press"])
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, wraps
 
 from . import components
 from .errors import GameFileError, UsageError
@@ -66,8 +66,25 @@ def visible_events(state: dict, player: str | None) -> list[dict]:
     ]
 
 
+def _agreed_end(method, ended):
+    """A ruleset's `is_over` or `awaiting` that also sees an end the players agreed on (the
+    core's state key `ended`, set by the logged order "gm end by agreement", judge/game.py):
+    the game is then over in every ruleset, scored as it stands."""
+    @wraps(method)
+    def hook(self, state):
+        return ended if state.get("ended") else method(self, state)
+
+    return hook
+
+
 class Ruleset:
     """The declared metadata and the hooks of one game. Instances are stateless."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, ended in (("is_over", True), ("awaiting", [])):
+            if name in cls.__dict__:
+                setattr(cls, name, _agreed_end(cls.__dict__[name], ended))
 
     name = ""
     title = ""

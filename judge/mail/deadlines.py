@@ -12,6 +12,7 @@ from ..errors import GameFileError, JudgeError
 from .journal import general_log
 from .mailgame import MailGame, journal_path, parse_time, record, shown
 from .outbox import MailError, compose
+from . import players as selfservice
 from ..ruleset import GM
 
 
@@ -48,10 +49,13 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
         deadline = parse_time(mg.m["deadline"])
         if now >= deadline + timedelta(hours=mg.m["grace_hours"]):
-            before, notices = mg.snapshot(), []
+            before, notices, late, at = mg.snapshot(), [], [], game.move
             for player in game.awaiting():
                 if player == GM or player not in game.awaiting():
                     continue  # the game master is never defaulted; an earlier order may have moved on
+                if selfservice.is_away(mg.m["players"][player], now):
+                    continue  # their deadline waits until they are back
+                late.append(player)
                 move = game.move
                 order, how = missed_order(game, mg, player)
                 game.submit(player, [order])
@@ -59,9 +63,11 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                                f"({shown(mg.m['deadline'])}); the judge ordered '{order}' for them ({how}).")
             if not notices:
                 return []
+            outcome = "; ".join(notices)
+            notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
+            selfservice.play_resigned(game, mg.m)
             mg.reset_deadline(now)
             mails = mg.mails(cfg, before, notices)
-            outcome = "; ".join(notices)
         elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
             mg.m["reminded"] = True
             mails = [reminder(cfg, mg, p, now) for p in game.awaiting()]
@@ -72,6 +78,19 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
         archive.keep(cfg.archive, game, path, now)
         record(journal_path(path), now, sender="judge tick", outcome=outcome)
     return [f"{name}: {outcome}"]
+
+
+def count_missed(mg, late: list[str]) -> list[str]:
+    """Count each late player's missed deadline; mark absent those who reach the game's limit."""
+    notices, limit = [], selfservice.setting(mg.m, "absent_after")
+    for player in late:
+        entry = mg.m["players"][player]
+        entry["missed"] = entry.get("missed", 0) + 1
+        if limit and entry["missed"] >= limit and player not in mg.m["absent"]:
+            mg.m["absent"].append(player)
+            notices.append(f"{player} has missed {entry['missed']} deadlines and is marked absent: the judge's "
+                           "bot plays for them at each deadline (the game master may mark them present).")
+    return notices
 
 
 def missed_order(game, mg, player: str) -> tuple[str, str]:

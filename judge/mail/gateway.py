@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from .. import archive, corrections, gamefile, standing
-from . import bounces, parse as mailparse
+from . import bounces, parse as mailparse, players as selfservice
 from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
 from .journal import general_log
 from .mailgame import MailGame, is_address, iso, journal_path, message_key, record
@@ -27,11 +27,17 @@ from .outbox import MailError, compose, write_synced
 from ..report import render
 from ..ruleset import GM
 
-GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present")
+GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present", "set")
 USAGE = """Write, one a line:
   game NAME
   player YOURNAME YOURPASSWORD
   your orders, one a line
+For example:
+  game friday
+  player alice YOURPASSWORD
+  #12 bid
+Write 'help' on its own line after your player line for the orders of your game, 'rules'
+for its rules in short.
 Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored."""
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
 HIDDEN = "********"
@@ -63,7 +69,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         outbox.flush()
         return f"{msg.message_id}: refused ({msg.problem})"
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
-    hide = hide_passwords([b.password for b in blocks])
+    hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)])
     sections = []
     if stray:
         sections.append("These lines were ignored (each game's orders follow its 'game' and 'player' lines):\n"
@@ -84,7 +90,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     return f"{msg.message_id}: {len(blocks)} game(s), answered, {others} other mail(s)"
 
 
-_PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+)\S+")
+_PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+|set\s+password\s+)\S+")
 
 
 def hide_passwords(passwords: list[str]):
@@ -181,7 +187,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 log(outcome="duplicate: handled before, its answer sent again")
                 return kept_reply(cfg, block.game, key) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
-            run = Run(game.copy(), block.game, who, cfg)
+            run = Run(game.copy(), block.game, who, cfg, now=now)
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             mails = []
@@ -208,11 +214,11 @@ def section(head: str, run, game, mg) -> str:
     who = run.who
     who_text = "the game master" if who == GM else who
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
-    text += game.waiting_line() + "\n" + mg.deadline_text() + "\n"
+    text += "".join(f"\n{a.rstrip()}\n" for a in run.answers) + ("\n" if run.answers else "")
+    text += game.waiting_line() + "\n" + mg.deadline_text(who) + "\n"
     if run.show_report and who == GM:
         m = mg.m
-        text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + (" (absent)" if p in m["absent"] else "")
-                                        for p in game.players) + "\n"
+        text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + selfservice.gm_notes(m, p) for p in game.players) + "\n"
         text += "Observers: " + (", ".join(m["observers"]) or "none") + "\n"
     if run.show_report:
         text += "\n" + render(game.view(who))
@@ -247,10 +253,13 @@ class Run:
     restart: bool = False  # paused or resumed: the deadline starts anew
     show_report: bool = False
     cut: bool = False  # lines left unjudged after an order that revealed hidden information
+    now: datetime | None = None
+    answers: list = field(default_factory=list)  # what a player's help, history, report... answer
 
     def __post_init__(self):
         self.start_move = self.game.move
         self.mg = MailGame(self.game, self.name)
+        self.now = self.now or datetime.now(timezone.utc)
 
     def outcome(self) -> str:
         if not self.ok:
@@ -279,6 +288,8 @@ class Run:
                 i = j
                 continue
             i += 1
+        if self.ok:  # resigned seats' turns that the lines brought, played by the bot
+            selfservice.play_resigned(self.game, self.mg.m)
 
     def step(self, line: str) -> tuple:
         """(actor, text, error): actor None is a game master's command."""
@@ -286,6 +297,8 @@ class Run:
         if w[0].lower() == "player":  # never quoted: its last word may be a password
             return self.who, line, f'"{" ".join(w[:2])} {HIDDEN}": one \'player\' line for each game block'
         if self.who != GM:
+            if w[0].lower() in selfservice.COMMANDS:
+                return None, line, ""
             if self.mg.m["paused"]:
                 return self.who, line, f'"{line}": the game is paused by the game master'
             return self.who, line, ""
@@ -337,9 +350,13 @@ class Run:
         verb, args = w[0].lower(), w[1:]
         m = self.mg.m
         try:
-            if verb in ("status", "pause", "resume") and args:
+            if self.who != GM:
+                selfservice.handle(self, verb, args, line)
+            elif verb == "set":
+                selfservice.gm_set(self, args)
+            elif verb in ("status", "pause", "resume") and args:
                 raise JudgeError(f"'{verb}' takes nothing after it")
-            if verb == "status":
+            elif verb == "status":
                 self.show_report = True
             elif verb in ("pause", "resume"):
                 if m["paused"] == (verb == "pause"):

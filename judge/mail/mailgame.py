@@ -23,6 +23,7 @@ from ..report import render
 from ..ruleset import GM
 from .outbox import compose
 from .parse import is_address  # noqa: F401 - the one definition, used from here by the CLI
+from . import players as selfservice
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
 _KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -108,6 +109,9 @@ class MailGame:
                 isinstance(v, dict) and isinstance(v.get("address"), str) and isinstance(v.get("password"), str)
                 for v in players.values()):
             bad("players", "a table of every player's address and password")
+        wrong = selfservice.problems(m)
+        if wrong:
+            raise GameFileError(f"{where} {wrong}")
         if not isinstance(m.get("gm_password"), str):
             bad("gm_password", "a password hash")
         if type(m.setdefault("outbox_tx", 0)) is not int:
@@ -154,17 +158,23 @@ class MailGame:
         """A new move: its deadline runs from now (none while paused or over)."""
         hours = self.m["deadline_hours"]
         live = hours and not self.m["paused"] and not self.game.is_over()
-        self.m["deadline"] = iso(now + timedelta(hours=hours)) if live else ""
+        end = selfservice.weekday_deadline(now, hours) if selfservice.setting(self.m, "skip_weekends") \
+            else now + timedelta(hours=hours)
+        self.m["deadline"] = iso(end) if live else ""
         self.m["reminded"] = False
 
-    def deadline_text(self) -> str:
+    def deadline_text(self, who: str | None = None) -> str:
         if self.m["paused"]:
             return "The game is paused by the game master: no deadline."
         if not self.m["deadline"]:
             return "No deadline." if not self.game.is_over() else "The game is over."
         grace = self.m["grace_hours"]
         extra = f" (and {grace} hours' grace after it)" if grace else ""
-        return f"Deadline for move {self.game.move}: {shown(self.m['deadline'])}{extra}."
+        entry = self.m["players"].get(who, {}) if who else {}
+        when = selfservice.in_zone(parse_time(self.m["deadline"]), entry.get("zone"))
+        away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
+                if entry.get("away_until", "") >= parse_time(self.m["deadline"]).date().isoformat() else "")
+        return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
     # ---- what to send ------------------------------------------------------------------
     def recipients(self) -> list[tuple]:
@@ -181,20 +191,27 @@ class MailGame:
         targets = self.recipients()
         if notices or GM in self.game.awaiting():
             targets.append((cfg.gm, GM))
-        out = []
+        out, awaited = [], self.game.awaiting()
         for address, who in targets:
             changed = before.get(who) != after[who]
             if not (changed or notices):
                 continue
+            entry = self.m["players"].get(who) if who not in (None, GM) else None
+            if entry is not None and not notices and entry.get("mail") == "turn" and who not in awaited \
+                    and not self.game.is_over():
+                continue  # only when awaited: the next report catches up
             body = "".join(f"{n}\n" for n in notices) + ("\n" if notices else "")
             if changed:
+                if entry is not None:
+                    body += selfservice.catch_up(self.game, who, entry.get("last_report", 1))
+                    entry["last_report"] = self.game.move
                 body += after[who] + "\n" + self.footer(cfg, who)
             subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
             out.append(compose(cfg, address, subject, body))
         return out
 
     def footer(self, cfg, who: str | None) -> str:
-        text = self.deadline_text() + "\n"
+        text = self.deadline_text(who) + "\n"
         if who is not None:
             name = "gm" if who == GM else who
             orders = self.game.view(who).get("orders") or []

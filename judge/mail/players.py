@@ -1,0 +1,428 @@
+"""Players serve themselves by mail: the lines a player may write in a block besides orders
+(help, rules, history, report, away, back, resign, propose end, agree end, press, set,
+confirm), the game master's `set` of the game's mail settings, and what the other parts of
+the mail judge ask of them (away players' deadlines, resigned seats played by the bot, the
+events a player missed since their last report).
+
+Everything lives in [meta.mail] beside what was there before, each with a default, so game
+files of earlier judges load unchanged: per player (in players.NAME) `zone`, `mail`,
+`away_until`, `absences`, `missed`, `resigned`, `last_report`, `pending_address`; per game
+`press`, `away_limit`, `away_days`, `absent_after`, `skip_weekends` and `end_votes`. Press
+sent to all is kept in [meta] `press` for the game's public record."""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .. import bots
+from ..errors import JudgeError
+from ..game import AGREED_END
+from ..ruleset import GM
+from .outbox import compose
+from .parse import is_address
+
+DEFAULTS = {"press": "on", "away_limit": 3, "away_days": 14, "absent_after": 3, "skip_weekends": False}
+GM_SETTINGS = {  # `set KEY VALUE` from the game master: how VALUE is read
+    "press": lambda v: _choice(v, ("off", "on", "anon")),
+    "away_limit": lambda v: _number(v, 0, 100),
+    "away_days": lambda v: _number(v, 1, 365),
+    "absent_after": lambda v: _number(v, 0, 1000),
+    "skip_weekends": lambda v: _choice(v, ("yes", "no")) == "yes",
+}
+MAX_PRESS = 2000  # characters of one press line
+KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
+COMPACT_AFTER = 30  # more events since the last report than this are compacted
+SHOWN_IN_REPORT = 12  # the report itself lists the last this many events
+
+
+def setting(m: dict, key: str):
+    return m.get(key, DEFAULTS[key])
+
+
+def _choice(value: str, allowed: tuple) -> str:
+    if value.lower() not in allowed:
+        raise JudgeError(f"write one of {', '.join(allowed)}")
+    return value.lower()
+
+
+def _number(value: str, low: int, high: int) -> int:
+    if not _digits(value) or not low <= int(value) <= high:
+        raise JudgeError(f"write a whole number from {low} to {high}")
+    return int(value)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) < 10
+
+
+def _code_hash(code: str) -> str:
+    return hashlib.sha256(code.strip().lower().encode()).hexdigest()
+
+
+_SET_PASSWORD = re.compile(r"(?i)^set\s+password\s+(\S+)")
+
+
+def new_passwords(lines: list[str]) -> list[str]:
+    """The new passwords a block's `set password NEW` lines give: hidden everywhere."""
+    return [m[1] for line in lines if (m := _SET_PASSWORD.match(line))]
+
+
+# ---- the player's lines -----------------------------------------------------------------
+def handle(run, verb: str, args: list[str], line: str) -> None:
+    """Carry out one line of a player (`run.who`); raise JudgeError to refuse it."""
+    COMMANDS[verb](run, run.who, args)
+
+
+def _entry(run, player: str) -> dict:
+    return run.mg.m["players"][player]
+
+
+def _help(run, player, args):
+    from ..report import render_help
+
+    _nothing_after("help", args)
+    run.answers.append(render_help(run.game.ruleset))
+
+
+def _rules(run, player, args):
+    from ..report import render_help
+
+    _nothing_after("rules", args)
+    text = render_help(run.game.ruleset)
+    at = text.find("\nRules")
+    run.answers.append(text[at + 1:] if at >= 0 else text)
+
+
+def _move_arg(run, args, verb: str, default: int) -> int:
+    if not args:
+        return default
+    if len(args) != 1 or not _digits(args[0]) or not 1 <= int(args[0]) <= run.game.move:
+        raise JudgeError(f"write {verb} MOVE, a move from 1 to {run.game.move}")
+    return int(args[0])
+
+
+def _history(run, player, args):
+    from ..history import moves
+
+    since = _move_arg(run, args, "history", _entry(run, player).get("last_report", 1))
+    rows = [r for r in moves(run.game) if r["move"] >= since]
+    text = f"Moves since move {since} (as every player saw them):\n"
+    for r in rows:
+        text += f"  #{r['move']} " + "; ".join(r["orders"]) + "\n"
+        text += "".join(f"      {e}\n" for e in r["events"])
+    run.answers.append(text if rows else f"Nothing has happened since move {since}.")
+
+
+def _report(run, player, args):
+    from ..history import at_move
+    from ..report import render
+
+    move = _move_arg(run, args, "report", run.game.move)
+    run.answers.append(f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
+
+
+def _away(run, player, args):
+    m, entry = run.mg.m, _entry(run, player)
+    if len(args) != 2 or args[0].lower() != "until":
+        raise JudgeError("write away until YYYY-MM-DD")
+    try:
+        until = date.fromisoformat(args[1])
+    except ValueError:
+        raise JudgeError(f"'{args[1]}' is not a date (write YYYY-MM-DD, e.g. 2026-12-24)") from None
+    today, longest = run.now.date(), setting(m, "away_days")
+    if until <= today:
+        raise JudgeError(f"{until} is not after today ({today})")
+    if until > today + timedelta(days=longest):
+        raise JudgeError(f"an absence may last at most {longest} days in this game (until {today + timedelta(days=longest)})")
+    used, limit = entry.get("absences", 0), setting(m, "away_limit")
+    if used >= limit:
+        raise JudgeError(f"you have used all {limit} absences this game allows; ask the game master")
+    entry["away_until"], entry["absences"] = until.isoformat(), used + 1
+    run.notices.append(f"{player} is away until {until}.")
+
+
+def _back(run, player, args):
+    _nothing_after("back", args)
+    if not _entry(run, player).pop("away_until", None):
+        raise JudgeError("you are not away")
+    run.notices.append(f"{player} is back.")
+
+
+def is_away(entry: dict, now: datetime) -> bool:
+    """Whether a player is away now: until the end of their `away_until` day (UTC)."""
+    until = entry.get("away_until")
+    return bool(until) and now.date() <= date.fromisoformat(until)
+
+
+def _resign(run, player, args):
+    _nothing_after("resign", args)
+    if run.game.is_over():
+        raise JudgeError("the game has ended")
+    entry = _entry(run, player)
+    if entry.get("resigned"):
+        raise JudgeError("you have resigned already")
+    if still_in(run.game, run.mg.m) == [player]:
+        raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
+    entry["resigned"] = True
+    run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
+
+
+def still_in(game, m: dict) -> list[str]:
+    return [p for p in game.players if not m["players"][p].get("resigned")]
+
+
+def _propose(run, player, args):
+    if [a.lower() for a in args] != ["end"]:
+        raise JudgeError("write propose end")
+    _vote(run, player, proposing=True)
+
+
+def _agree(run, player, args):
+    if [a.lower() for a in args] != ["end"]:
+        raise JudgeError("write agree end")
+    _vote(run, player, proposing=False)
+
+
+def _vote(run, player, proposing: bool) -> None:
+    m, game = run.mg.m, run.game
+    if game.is_over():
+        raise JudgeError("the game has ended")
+    votes = m.get("end_votes", [])
+    if not proposing and not votes:
+        raise JudgeError("nobody has proposed to end the game (write propose end)")
+    if player in votes:
+        raise JudgeError("you have agreed already")
+    m["end_votes"] = votes = [*votes, player]
+    waiting = [p for p in still_in(game, m) if p not in votes]
+    if waiting:
+        first = "proposes" if len(votes) == 1 else "agrees"
+        run.notices.append(f"{player} {first} to end the game now, scored as it stands; it ends when "
+                           f"every player still in agrees (write 'agree end'). Still to agree: {', '.join(waiting)}.")
+        return
+    game.submit(GM, [AGREED_END])
+    del m["end_votes"]
+    run.notices.append(f"The players ({', '.join(votes)}) agreed to end the game at move {game.move - 1}; "
+                       "it is scored as it stands.")
+
+
+def _press(run, player, args):
+    m, game = run.mg.m, run.game
+    allowed = setting(m, "press")
+    if allowed == "off":
+        raise JudgeError("the game master does not allow press in this game")
+    anon = bool(args) and args[0].lower() == "anon"
+    if anon and allowed != "anon":
+        raise JudgeError("the game master does not allow anonymous press in this game")
+    args = args[1:] if anon else args
+    if len(args) < 2:
+        raise JudgeError("write press PLAYER TEXT, press all TEXT or press anon all TEXT")
+    text = " ".join(args[1:])
+    if len(text) > MAX_PRESS:
+        raise JudgeError(f"press is at most {MAX_PRESS} characters a line")
+    sender = "an anonymous player" if anon else player
+    if args[0].lower() == "all":
+        run.notices.append(f"Press from {sender} to all: {text}")
+        kept = game.meta.setdefault("press", [])
+        kept.append({"move": game.move, "from": "anonymous" if anon else player, "text": text})
+        del kept[:-KEEP_PRESS]
+        return
+    to = game.player_name(args[0])
+    if to in (GM, player):
+        raise JudgeError("press goes to all or to one of the others")
+    body = (f"Press in game {run.name} from {sender}, to you only:\n\n  {text}\n\n"
+            + ("" if anon else f"To answer, write 'press {player} YOUR TEXT' in a block for game {run.name}.\n"))
+    run.mails.append(compose(run.cfg, run.mg.address(to), f"game {run.name}: press from {sender}", body))
+
+
+def _set(run, player, args):
+    if len(args) != 2:
+        raise JudgeError("write set, then password, address, zone or mail, then the new value")
+    key, value = args[0].lower(), args[1]
+    entry = _entry(run, player)
+    if key == "password":
+        from .passwords import hash_password
+
+        if len(value) < 8 or len(value) > 200:
+            raise JudgeError("a password has 8 to 200 characters")
+        entry["password"] = hash_password(value)
+        run.mails.append(compose(run.cfg, entry["address"], f"game {run.name}: your password was changed",
+                                 f"Your password for game {run.name} ({player}) was changed as you asked; "
+                                 "the old one no longer works.\nIf you did not ask for it, tell the game master at once.\n"))
+    elif key == "address":
+        if not is_address(value):
+            raise JudgeError(f"'{value}' is not a mail address (write local@example.org)")
+        if value.lower() == entry["address"]:
+            raise JudgeError("that is your address already")
+        code = secrets.token_hex(4)
+        entry["pending_address"] = {"address": value.lower(), "code": _code_hash(code)}
+        run.mails.append(compose(run.cfg, value.lower(), f"game {run.name}: confirm your new address",
+                                 f"{player} of game {run.name} asked to receive the game's mail at this address.\n"
+                                 f"To confirm, send from the old address, in a block for game {run.name}:\n\n"
+                                 f"  confirm {code}\n\nIf you did not ask for it, ignore this mail.\n"))
+        run.answers.append(f"A code was mailed to {value.lower()}. Send 'confirm CODE' from this address "
+                           "to make the change; until then your mail comes here.")
+    elif key == "zone":
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise JudgeError(f"unknown time zone '{value}' (write a zone name such as Europe/Berlin or UTC)") from None
+        entry["zone"] = value
+    elif key == "mail":
+        entry["mail"] = _choice(value, ("turn", "all"))
+    else:
+        raise JudgeError(f"there is no setting '{args[0]}' (password, address, zone or mail)")
+
+
+def _confirm(run, player, args):
+    entry = _entry(run, player)
+    pending = entry.get("pending_address")
+    if not pending:
+        raise JudgeError("no change of address waits for a code (write set address NEW first)")
+    if len(args) != 1 or not secrets.compare_digest(_code_hash(args[0]), pending["code"]):
+        raise JudgeError("that is not the code mailed to your new address")
+    old, new = entry["address"], pending["address"]
+    entry["address"] = new
+    del entry["pending_address"]
+    for address in (old, new):
+        run.mails.append(compose(run.cfg, address, f"game {run.name}: your address was changed",
+                                 f"The mail of game {run.name} for {player} now goes to {new} (before: {old}).\n"
+                                 "Write your orders from the new address.\n"))
+
+
+def _nothing_after(verb: str, args) -> None:
+    if args:
+        raise JudgeError(f"'{verb}' takes nothing after it")
+
+
+COMMANDS = {
+    "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
+    "resign": _resign, "propose": _propose, "agree": _agree, "press": _press, "set": _set, "confirm": _confirm,
+}
+
+
+# ---- a hand-edited game file -----------------------------------------------------------------
+_PLAYER_KEYS = {"zone": str, "mail": str, "away_until": str, "absences": int, "missed": int, "resigned": bool,
+                "last_report": int, "pending_address": dict}
+
+
+def problems(m: dict) -> str:
+    """What is wrong with the self-service keys of [meta.mail] ("" when nothing), so that a
+    hand-edited file is refused with its reason, never a crash halfway through a message."""
+    for key, default in DEFAULTS.items():
+        if key in m and type(m[key]) is not type(default):
+            return f"{key} must be like {default!r}, not {m[key]!r}"
+    if m.get("press", "on") not in ("off", "on", "anon"):
+        return f"press must be off, on or anon, not {m['press']!r}"
+    if not isinstance(m.get("end_votes", []), list):
+        return "end_votes must be a list of players"
+    for player, entry in m["players"].items():
+        for key, kind in _PLAYER_KEYS.items():
+            if key in entry and type(entry[key]) is not kind:
+                return f"players.{player}.{key} must be a {kind.__name__}, not {entry[key]!r}"
+        try:
+            if "away_until" in entry:
+                date.fromisoformat(entry["away_until"])
+            if "zone" in entry:
+                ZoneInfo(entry["zone"])
+        except (ValueError, ZoneInfoNotFoundError):
+            return f"players.{player} holds a bad date or time zone"
+    return ""
+
+
+# ---- the game master's settings -----------------------------------------------------------
+def gm_set(run, args: list[str]) -> None:
+    if len(args) != 2 or args[0].lower() not in GM_SETTINGS:
+        raise JudgeError("write set KEY VALUE, KEY one of " + ", ".join(GM_SETTINGS))
+    key = args[0].lower()
+    run.mg.m[key] = GM_SETTINGS[key](args[1])
+
+
+def gm_notes(m: dict, player: str) -> str:
+    """What the game master's status shows beside a player: " (absent, away until ..., ...)"."""
+    entry = m["players"][player]
+    notes = (["absent"] if player in m["absent"] else []) + (["resigned"] if entry.get("resigned") else []) \
+        + ([f"away until {entry['away_until']}"] if entry.get("away_until") else []) \
+        + ([f"missed {entry['missed']} deadlines"] if entry.get("missed") else [])
+    return f" ({', '.join(notes)})" if notes else ""
+
+
+# ---- what the rest of the mail judge asks --------------------------------------------------
+def play_resigned(game, m: dict) -> None:
+    """The bot's orders for resigned seats, as long as one of them is awaited (and the game
+    is not paused: then on `resume`)."""
+    limit = game.ruleset.max_moves
+    while not m["paused"] and not game.is_over() and len(game.log) <= limit:
+        seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
+        if seat is None:
+            return
+        game.submit(seat, [bots.choose(game, seat)])
+
+
+def weekday_deadline(now: datetime, hours: int) -> datetime:
+    """`hours` from now counting only Monday to Friday (UTC)."""
+    t, left = now, timedelta(hours=hours)
+    while left > timedelta(0):
+        if t.weekday() >= 5:  # to the next midnight
+            t = datetime.combine(t.date() + timedelta(days=1), datetime.min.time(), tzinfo=t.tzinfo)
+            continue
+        midnight = datetime.combine(t.date() + timedelta(days=1), datetime.min.time(), tzinfo=t.tzinfo)
+        step = min(left, midnight - t)
+        t, left = t + step, left - step
+    return t
+
+
+def in_zone(when: datetime, zone: str | None) -> str:
+    """A time as a player reads it: in their zone with UTC beside, or in UTC."""
+    utc = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    if not zone:
+        return utc
+    return f"{when.astimezone(ZoneInfo(zone)).strftime('%Y-%m-%d %H:%M %Z')} ({utc})"
+
+
+def catch_up(game, player: str, since: int) -> str:
+    """The events `player` may see from move `since` on, when there are more than the report
+    itself lists; compacted when long. "" when the report shows them all."""
+    from ..ruleset import KEEP_EVENTS, visible_events
+
+    kept = game.state["events"]
+    if len(kept) < KEEP_EVENTS or kept[0]["move"] < since:  # the state still holds them all
+        events = visible_events(game.state, player)
+    else:
+        from ..history import all_events
+
+        events = visible_events({"events": all_events(game)}, player)
+    events = [e for e in events if e["move"] >= since]
+    if len(events) <= SHOWN_IN_REPORT:
+        return ""
+    lines = [f"#{e['move']} {e['text']}" for e in events]
+    if len(events) > COMPACT_AFTER:
+        lines = compact(lines, game.players)
+    return (f"Since your last report (move {since}), {len(events)} events:\n"
+            + "".join(f"  {line}\n" for line in lines) + "\n")
+
+
+_NUMBERS = re.compile(r"\d+")
+
+
+def compact(lines: list[str], players: list[str]) -> list[str]:
+    """Runs of three or more events alike but for their numbers and the players they name
+    (an auction's bids) become the first, how many more alike, and the last."""
+    names = re.compile(r"\b(" + "|".join(map(re.escape, players)) + r")\b")
+
+    def shape(line: str) -> str:
+        return _NUMBERS.sub("#", names.sub("P", line.split(" ", 1)[-1]))
+
+    out, i = [], 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and shape(lines[j + 1]) == shape(lines[i]):
+            j += 1
+        if j - i >= 2:
+            out += [lines[i], f"... and {j - i - 1} more like it ...", lines[j]]
+        else:
+            out += lines[i:j + 1]
+        i = j + 1
+    return out
