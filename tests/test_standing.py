@@ -330,6 +330,18 @@ def test_stock_round_phrases_parse_to_their_canonical_text():
         rs.standing_parse(None, "a", "if offered FTR maybe")
 
 
+def test_stock_round_auto_buy_cheapest_company_buys_from_the_cheapest_started_company():
+    g = Game.new("stock-round", PLAYERS, seed=3, setup={"priority": "alice"})
+    g.submit("carol", ["auto buy cheapest company", "auto pass"])
+    g.submit("alice", ["par FTR 90"])
+    g.submit("bob", ["par SFR 66"])  # carol buys from SFR, the cheaper
+    assert g.log[-1].endswith("carol buy SFR company") and g.awaiting() == ["alice"]
+    assert mine(g, "carol") == ["auto buy cheapest company", "auto pass"] and replays(g)
+    assert get("stock-round").standing_parse(None, "carol", "Auto Buy Cheapest company") == "auto buy cheapest company"
+    with pytest.raises(OrderSyntaxError, match="write auto buy cheapest company"):
+        g.submit("carol", ["auto buy cheapest pool"])
+
+
 # ---- rumors -----------------------------------------------------------------------------------
 def test_rumors_auto_pass_and_bag_in_advance():
     g = Game.new("rumors", ["a", "b", "c"], seed=5)  # action turns b c a a c b
