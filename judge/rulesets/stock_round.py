@@ -1045,7 +1045,8 @@ class StockRound(Ruleset):
                       "auto buy CO company|pool", "auto buy to float",
                       "auto buy cheapest company (a share from the company of the cheapest started company I may buy)",
                       "emergency sell [CO ...] (when I must raise money for a train: the fewest shares, of the "
-                      "companies listed in that order, or of any but the one buying the train first)")
+                      "companies listed in that order, or of any but the one buying the train first; give it during an "
+                      "operating round, or with every round)")
 
     def standing_parse(self, view, player, text):
         w = words(text)
