@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from judge import bots, gamefile
@@ -265,12 +266,14 @@ def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
     game.ruleset.check(game.state)
 
 
-def test_a_standing_emergency_sell_raises_the_money_with_nobody_asked(tmp_path):
-    """`emergency sell` (issue 11): given in the stock round for every round, the director's
-    sale toward the train is made by it, the fewest shares, of a company other than the one
-    buying the train; the game master carries on with nobody asked."""
+@pytest.mark.parametrize("line", ["emergency sell every round", "emergency sell", "emergency sell SFR FTR"])
+def test_a_standing_emergency_sell_raises_the_money_with_nobody_asked(tmp_path, line):
+    """`emergency sell` (issue 11): given during the operating round (or for every round), the
+    director's sale toward the train is made by it, the fewest shares, of a company other than
+    the one buying the train (or of those listed); the game master carries on, nobody asked."""
     path = emergency_game(tmp_path, a_money=10)
-    play(path, "a: emergency sell every round")
+    assert view(path)["phase"] == "operating"
+    play(path, f"a: {line}")
     play(path, "gm: train FTR 2")
     v = view(path)
     assert not v["emergency"] and v["awaiting"] == ["gm"] and company(path, "SFR")["pool"] == 1
