@@ -471,6 +471,7 @@ def test_rumors_a_standing_action_that_cannot_be_carried_out_stops_and_asks():
     g.submit("c", ["pass"])
     assert g.awaiting() == ["a"] and mine(g, "a") == ["turn 2 pass"]
     assert '"turn 1 dice Edison 6" stopped' in stopped(g, "a")[0] and "Edison's dice show 1 1 3" in stopped(g, "a")[0]
+    assert '"turn 1 dice Edison 6" stopped' in render(g.view("a"))  # in a's next report
     assert "turn 1 dice Edison 6" not in render(g.view("b")) and "stopped" not in render(g.view("c"))
     g.submit("a", ["pass"])  # a's second turn: turn 2 pass
     assert g.log[-1].endswith("a pass") and g.awaiting() == ["c"] and replays(g)
