@@ -63,7 +63,8 @@ def test_simulate_refuses_bad_arguments(args, message):
 
 
 # ---- standing orders (issue 11): the same bots, one message a round -------------------------
-EXACT = ("mogul", "mogul-board", "stock-round", "rumors")  # where the sensible bot's policy is written exactly as standing orders
+EXACT = ("mogul", "mogul-board", "stock-round")  # where the sensible bot's policy is written exactly as standing orders
+# (the rumors bots plan their round at its start instead: another policy, README "exchanges by mail")
 
 
 @pytest.mark.parametrize("name", every_name())
@@ -83,6 +84,8 @@ def test_bots_through_standing_orders_play_the_same_games_in_far_fewer_exchanges
             assert public == typed.log and rs.winners(through.state) == rs.winners(typed.state)
         if name.startswith("mogul"):
             assert sent <= 1.5 * rounds < asked
+        elif name == "rumors":
+            assert sent <= 2 * rounds < asked
         else:
             assert sent < asked
 

@@ -330,6 +330,18 @@ def test_stock_round_phrases_parse_to_their_canonical_text():
         rs.standing_parse(None, "a", "if offered FTR maybe")
 
 
+def test_stock_round_auto_buy_cheapest_company_buys_from_the_cheapest_started_company():
+    g = Game.new("stock-round", PLAYERS, seed=3, setup={"priority": "alice"})
+    g.submit("carol", ["auto buy cheapest company", "auto pass"])
+    g.submit("alice", ["par FTR 90"])
+    g.submit("bob", ["par SFR 66"])  # carol buys from SFR, the cheaper
+    assert g.log[-1].endswith("carol buy SFR company") and g.awaiting() == ["alice"]
+    assert mine(g, "carol") == ["auto buy cheapest company", "auto pass"] and replays(g)
+    assert get("stock-round").standing_parse(None, "carol", "Auto Buy Cheapest company") == "auto buy cheapest company"
+    with pytest.raises(OrderSyntaxError, match="write auto buy cheapest company"):
+        g.submit("carol", ["auto buy cheapest pool"])
+
+
 # ---- rumors -----------------------------------------------------------------------------------
 def test_rumors_auto_pass_and_bag_in_advance():
     g = Game.new("rumors", ["a", "b", "c"], seed=5)  # action turns b c a a c b
@@ -363,6 +375,126 @@ def test_rumors_a_bag_that_no_longer_fits_the_screen_stops():
     for p in "b c a a c b".split():
         g.submit(p, ["pass"])
     assert "a" in g.awaiting() and "stopped" in stopped(g, "a")[0]
+
+
+def rumors_game() -> Game:
+    """3 players, seed 5: action turns b c a a c b; every price $25, 5 shares on each board;
+    Edison's dice show 1 1 3 6 (buy 1 Edison: $20, 2: $45); a's screen: Gazillioon, Nile x3."""
+    return Game.new("rumors", ["a", "b", "c"], seed=5, salt="0" * 32)
+
+
+def actions(g: Game, start: int) -> list[str]:
+    return [e.split(" ", 1)[1] for e in g.log[start:] if not standing.is_secret_entry(e)]
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("Turn 1 buy edi 2", "turn 1 buy Edison 2"),
+    ("turn 2 PASS", "turn 2 pass"),
+    ("buy Edison 2 if price <= 30", "buy Edison 2 if price <= 30"),
+    ("short nile 1 if gain >= 40", "short Nile 1 if gain >= 40"),
+    ("turn 1 buy e 1 if cost <= 20", "turn 1 buy Edison 1 if cost <= 20"),
+    ("turn 2 dice edison 6 1 if pips >= 10", "turn 2 dice Edison 1 6 if pips >= 10"),
+    ("turn 1 rumour nile nile if nile shares < 5", "turn 1 rumor Nile Nile if Nile shares < 5"),
+    ("pass if edison price > 40", "pass if Edison price > 40"),
+    ("buy Edison 1 if Nile price = 25", "buy Edison 1 if Nile price = 25"),
+    ("bag extra", "bag extra"),
+])
+def test_rumors_round_phrases_parse_to_their_canonical_text(text, canonical):
+    g = rumors_game()
+    g.submit("a", [text])
+    assert mine(g, "a") == [canonical] and replays(g)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("turn 3 pass", "N 1 or 2"),
+    ("turn 1 bid", "buy, short, dice, rumor or pass"),
+    ("turn 1 buy Edison", "as you would type it"),
+    ("buy Edison 2 if", "FACT OP N, e.g. buy Edison 2 if price <= 30"),
+    ("buy Edison 2 if price about 30", "FACT price, cost, gain, pips, shares"),
+    ("short Nile 1 if cost <= 30", "only with buy COMPANY N"),
+    ("rumor Nile if price <= 30", "name the company"),
+    ("buy Zebra 1 if price <= 30", "unknown company 'Zebra'"),
+    ("turn 1 dice Edison 7", "a die shows 1 to 6"),
+])
+def test_rumors_malformed_round_phrases_are_refused(line, message):
+    g = rumors_game()
+    before = gamefile.dumps(g)
+    with pytest.raises(OrderSyntaxError, match=message):
+        g.submit("a", [line])
+    assert gamefile.dumps(g) == before
+
+
+def test_rumors_an_ordinary_order_stays_an_ordinary_order():
+    g = rumors_game()
+    with pytest.raises(Exception, match="not your turn|waiting for|not awaited"):
+        g.submit("a", ["buy Edison 1"])  # not a's turn: refused, not kept as a standing order
+    assert mine(g, "a") == []
+
+
+def test_rumors_one_message_gives_both_action_turns_and_the_bag():
+    g = rumors_game()
+    start = len(g.log)
+    g.submit("a", ["turn 1 buy Edison 1", "turn 2 rumor Nile Nile", "bag extra"])
+    g.submit("b", ["pass"])
+    g.submit("c", ["pass"])  # a's two turns are carried out: buy, then rumor
+    assert actions(g, start) == ["b pass", "c pass", "a buy Edison 1", "a rumor Nile Nile"]
+    assert g.awaiting() == ["c"]
+    g.submit("c", ["pass"])
+    g.submit("b", ["pass"])  # the roll phase: a's bag (nothing over the limit) is given at once
+    assert g.state["phase"] == "roll" and "a" in g.state["bag_orders"] and "a" not in g.awaiting()
+    assert replays(g)
+
+
+def test_rumors_a_condition_not_met_falls_to_the_next_standing_order():
+    g = rumors_game()
+    g.submit("a", ["turn 1 buy Edison 1 if cost <= 20", "turn 1 pass", "buy Edison 1 if price <= 20"])
+    start = len(g.log)
+    g.submit("b", ["buy Edison 1"])  # the next Edison share costs $25 now
+    g.submit("c", ["pass"])
+    assert actions(g, start) == ["b buy Edison 1", "c pass", "a pass"]
+    assert g.awaiting() == ["a"] and stopped(g, "a") == []  # turn 2: nothing applies, a is asked
+
+
+def test_rumors_a_condition_on_another_company_and_on_pips():
+    g = rumors_game()
+    g.submit("a", ["turn 1 dice Edison 6 if pips >= 11", "turn 2 short Nile 1 if Edison shares >= 5"])
+    start = len(g.log)
+    g.submit("b", ["pass"])
+    g.submit("c", ["pass"])
+    assert actions(g, start) == ["b pass", "c pass", "a dice Edison 6", "a short Nile 1"]
+
+
+def test_rumors_a_standing_action_that_cannot_be_carried_out_stops_and_asks():
+    g = rumors_game()
+    g.submit("a", ["turn 1 dice Edison 6", "turn 2 pass"])
+    g.submit("b", ["dice Edison 6"])  # b takes the 6 first
+    g.submit("c", ["pass"])
+    assert g.awaiting() == ["a"] and mine(g, "a") == ["turn 2 pass"]
+    assert '"turn 1 dice Edison 6" stopped' in stopped(g, "a")[0] and "Edison's dice show 1 1 3" in stopped(g, "a")[0]
+    assert '"turn 1 dice Edison 6" stopped' in render(g.view("a"))  # in a's next report
+    assert "turn 1 dice Edison 6" not in render(g.view("b")) and "stopped" not in render(g.view("c"))
+    g.submit("a", ["pass"])  # a's second turn: turn 2 pass
+    assert g.log[-1].endswith("a pass") and g.awaiting() == ["c"] and replays(g)
+
+
+def test_rumors_nobody_else_sees_a_round_plan():
+    plain, secret = rumors_game(), rumors_game()
+    secret.submit("c", ["turn 1 buy Edison 2 if cost <= 45", "turn 2 pass", "bag extra"])
+    for who in ["a", "b", None]:
+        assert json.dumps(plain.view(who)) == json.dumps(secret.view(who))
+        assert render(plain.view(who)) == render(secret.view(who))
+
+
+def test_rumors_standing_bots_settle_a_round_in_one_exchange():
+    """The --standing bots plan their round at its start: with every round settled by the
+    plans, the game takes one exchange a round (typing, eight)."""
+    from judge import bots
+
+    g = Game.new("rumors", bots.NAMES[:4], seed=100)
+    exchanges = bots.play_out(g, standing=True)
+    assert g.is_over() and exchanges <= 2 * g.state["rounds"] and replays(g)
+    typed = Game.new("rumors", bots.NAMES[:4], seed=100)
+    assert bots.play_out(typed) == 8 * typed.state["rounds"]
 
 
 # ---- secrecy ----------------------------------------------------------------------------------

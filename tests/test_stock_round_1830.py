@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from judge import bots, gamefile
@@ -263,6 +264,48 @@ def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
     assert v["players"][0]["money"] == 10 + 60 - 60 and v["awaiting"] == ["gm"]
     game = gamefile.load(path)  # the file is consistent
     game.ruleset.check(game.state)
+
+
+@pytest.mark.parametrize("line", ["emergency sell every round", "emergency sell", "emergency sell SFR FTR"])
+def test_a_standing_emergency_sell_raises_the_money_with_nobody_asked(tmp_path, line):
+    """`emergency sell` (issue 11): given during the operating round (or for every round), the
+    director's sale toward the train is made by it, the fewest shares, of a company other than
+    the one buying the train (or of those listed); the game master carries on, nobody asked."""
+    path = emergency_game(tmp_path, a_money=10)
+    assert view(path)["phase"] == "operating"
+    play(path, f"a: {line}")
+    play(path, "gm: train FTR 2")
+    v = view(path)
+    assert not v["emergency"] and v["awaiting"] == ["gm"] and company(path, "SFR")["pool"] == 1
+    assert "a sells 1 SFR share to the Pool for $60" in " ".join(events(path))
+    assert "emergency sell" not in ok("show", path, "--as", "b") and "emergency sell" in ok("show", path, "--as", "a")
+
+
+def test_a_standing_emergency_sell_of_listed_companies_that_cannot_sell_stops_and_asks(tmp_path):
+    path = emergency_game(tmp_path, a_money=10)
+    play(path, "a: emergency sell FTR every round")
+    refused(path, "a: emergency sell Zebra", "unknown company 'zebra'")
+    play(path, "gm: train FTR 2")
+    v = view(path)
+    assert v["awaiting"] == ["a"] and v["emergency"]["due"] == 50 and v.get("standing", []) == []
+    assert v["standing_stopped"] == ['"emergency sell FTR every round" stopped: illegal order: you must raise $50 '
+                                     "for FTR's train and can sell no shares of FTR"]
+    assert "can sell no shares of FTR" in ok("show", path, "--as", "a")
+    play(path, "a: sell SFR 1")
+
+
+def test_a_standing_emergency_sell_never_goes_bankrupt(tmp_path):
+    path = emergency_game(tmp_path, a_money=0)
+
+    def no_sfr(state):
+        sfr = state["companies"]["SFR"]["shares"]
+        sfr["c"] += sfr["a"]
+        sfr["a"] = 0
+
+    arrange(path, no_sfr)
+    play(path, "a: emergency sell every round", "gm: train FTR 2")
+    v = view(path)
+    assert v["awaiting"] == ["a"] and v["orders"] == ["bankrupt"] and "can sell no shares at all" in v["standing_stopped"][0]
 
 
 def test_the_game_master_may_end_the_game_during_an_emergency(tmp_path):

@@ -60,6 +60,16 @@ def columns_of(holding: int, uncancelled: int = 0) -> str:
     return " ".join(bits(abs(holding) + uncancelled, sign) + bits(uncancelled, other))
 
 
+def joined(names, text: str) -> str:
+    """The text with a company written as the rulebook spells it, in words ("Unusual Oil",
+    "Game Start"), joined into its name in the judge (UnusualOil)."""
+    for c in names:
+        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", r"\\s+", c)
+        if spaced != c:
+            text = re.sub(rf"(?i)\b{spaced}\b", c, text)
+    return text
+
+
 def marker(filled: int) -> str:
     return f"Bull {5 - filled}" if filled <= 5 else f"Bear {filled - 5}"
 
@@ -480,10 +490,10 @@ class Rumors(Ruleset):
         return None if text.split()[0] == "bag" else text
 
     def revealed(self, before, after) -> str:
-        if before["phase"] in ("roll", "gm-roll") and after["phase"] not in ("roll", "gm-roll"):
+        # one reason whether dice were drawn for the game master to roll or not: that can
+        # depend on the other players' secret roll-phase orders
+        if before["phase"] in ("roll", "gm-roll") and after["phase"] != before["phase"]:
             return "ended the roll phase (the bag, the dice and the next event cards)"
-        if after["phase"] == "gm-roll" and before["phase"] != "gm-roll":
-            return "drew the dice from the bag"
         return ""
 
     def do_buy(self, state, order, rng) -> None:
@@ -765,8 +775,16 @@ class Rumors(Ruleset):
         return s
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_starts = ("auto", "bag")
-    standing_forms = ("auto pass (this round's action turns)", "bag COMPANY ... or bag none (the roll phase's order, in advance)")
+    standing_starts = ("auto", "bag", "turn", "buy", "short", "dice", "rumor", "rumour", "pass")
+    standing_forms = (
+        "auto pass (this round's action turns)",
+        "turn N ORDER (at my Nth action turn of this round, N 1 or 2: turn 1 buy Edison 2, turn 2 pass)",
+        "ORDER if [COMPANY] FACT OP N (FACT price, cost, gain, pips or shares; OP <= >= < > =: "
+        "buy Edison 2 if price <= 30, turn 1 short Nile 1 if gain >= 40)",
+        "bag COMPANY ..., bag none or bag extra (the roll phase's order, in advance; extra: just the dice over the limit)")
+    FACTS = ("price", "cost", "gain", "pips", "shares")
+    OPS = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+           ">": lambda a, b: a > b, "=": lambda a, b: a == b}
 
     def standing_parse(self, view, player, text):
         w = words(text)
@@ -774,38 +792,187 @@ class Rumors(Ruleset):
             if w != ["auto", "pass"]:
                 raise OrderSyntaxError("write auto pass (pass at each of your action turns this round)", text)
             return "auto pass"
-        if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
-            return None  # the roll phase's order itself
-        if w == ["bag", "none"]:
-            return "bag none"
-        # without a view (replay, or after an order that revealed something) any company of the game
-        names = [c["name"] for c in view["companies"]] if view is not None else list(self.data["companies"])
-        return " ".join(["bag", *(pick(x, names, text, what="company") for x in w[1:])])
+        if w[0] == "bag":
+            if w == ["bag", "extra"]:
+                return "bag extra"
+            if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
+                return None  # the roll phase's order itself
+            if w == ["bag", "none"]:
+                return "bag none"
+            return " ".join(["bag", *(pick(x, self._all_names(view), text, what="company") for x in w[1:])])
+        if w[0] != "turn" and "if" not in w:
+            return None  # an ordinary action-phase order
+        turn, order, condition = self.standing_parts(view, text)
+        return " ".join(x for x in (f"turn {turn}" if turn else "", order, "if " + " ".join(condition) if condition else "") if x)
+
+    def _all_names(self, view) -> list[str]:
+        """The companies in play (seen in `view`), or without a view (replay, or after an order
+        that revealed something) any company of the game."""
+        return [c["name"] for c in view["companies"]] if view is not None else list(self.data["companies"])
+
+    def standing_parts(self, view, text) -> tuple[int, str, list[str]]:
+        """(turn or 0, the action order in canonical words, the condition [company, fact, op, n]
+        or []) of a `turn N ORDER [if ...]` or `ORDER if ...` standing order; syntax only."""
+        names = self._all_names(view)
+        w = joined(names, text).split()
+        turn = 0
+        if w[0].lower() == "turn":
+            if len(w) < 3 or w[1] not in ("1", "2"):
+                raise OrderSyntaxError("write turn N ORDER, N 1 or 2 (your first or second action turn this round)", text)
+            turn, w = int(w[1]), w[2:]
+        cut = next((i for i, x in enumerate(w) if x.lower() == "if"), len(w))
+        order, cond = w[:cut], w[cut + 1:]
+        if cut < len(w) and not cond:
+            raise OrderSyntaxError("write ORDER if [COMPANY] FACT OP N, e.g. buy Edison 2 if price <= 30", text)
+        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower() if order else ""
+        if verb not in ("buy", "short", "dice", "rumor", "pass"):
+            raise OrderSyntaxError(f"a standing action is buy, short, dice, rumor or pass, not '{' '.join(order)}'", text)
+        args = order[1:]
+        if verb == "pass" and args or verb in ("buy", "short") and len(args) != 2 or verb == "dice" and len(args) < 2 \
+                or verb == "rumor" and not 1 <= len(args) <= self.data["rumor_limit"]:
+            raise OrderSyntaxError(f"write {' '.join(order)} as you would type it (buy COMPANY N, short COMPANY N, "
+                                   "dice COMPANY FACES, rumor DICE, pass)", text)
+        if verb in ("buy", "short"):
+            args = [pick(args[0], names, text, what="company"), str(parse_count(args[1], text))]
+        elif verb == "dice":
+            args = [pick(args[0], names, text, what="company"), *map(str, sorted(self.face(a, text) for a in args[1:]))]
+        else:
+            args = [pick(a, names, text, what="company") for a in args]
+        if cond:
+            company = None
+            if len(cond) == 4:
+                company, cond = pick(cond[0], names, text, what="company"), cond[1:]
+            if len(cond) != 3 or cond[0].lower() not in self.FACTS or cond[1] not in self.OPS:
+                raise OrderSyntaxError(f"write if [COMPANY] FACT OP N (FACT {', '.join(self.FACTS)}; OP <= >= < > =)", text)
+            fact, n = cond[0].lower(), parse_count(cond[2], text)
+            if company is None:
+                if verb not in ("buy", "short", "dice"):
+                    raise OrderSyntaxError(f"name the company the condition is about: if COMPANY {fact} ...", text)
+                company = args[0]
+            if fact in ("cost", "gain") and not (verb == ("buy" if fact == "cost" else "short") and company == args[0]):
+                raise OrderSyntaxError(f"'{fact}' is what the shares of this order {'cost' if fact == 'cost' else 'bring'}: "
+                                       f"only with {'buy' if fact == 'cost' else 'short'} COMPANY N", text)
+            cond = [company, fact, cond[1], str(n)]
+            if verb in ("buy", "short", "dice") and company == args[0]:
+                cond = cond[1:]
+        return turn, " ".join([verb, *args]), cond
+
+    def standing_fact(self, state, player, company, fact, order) -> int | None:
+        """A public fact for a condition; None when it cannot be met (fewer shares on the board
+        than a buy's, or fewer empty spaces than a short's)."""
+        co = state["companies"][company]
+        if fact == "price":
+            return co["price"]
+        if fact == "pips":
+            return sum(co["dice"])
+        if fact == "shares":
+            return co["filled"]
+        n = int(order.split()[2])
+        if fact == "cost":
+            return sum(self.buy_costs(co["price"], co["filled"], n)) if n <= co["filled"] else None
+        return sum(self.short_gains(co["price"], co["filled"], n)) if n <= 10 - co["filled"] else None
 
     def standing_order(self, state, player, text):
+        w = text.split()
         if text == "auto pass":
             return "pass" if state["phase"] == "action" and state["turns"][:1] == [player] else None
-        if state["phase"] != "roll" or player in state["bag_orders"]:
+        if w[0] == "bag":
+            if state["phase"] != "roll" or player in state["bag_orders"]:
+                return None
+            if text == "bag extra":
+                return self.default_order(state, player)
+            return "bag" if text == "bag none" else text
+        if state["phase"] != "action" or state["turns"][:1] != [player]:
             return None
-        return "bag" if text == "bag none" else text
+        turn, order, cond = self.standing_parts(None, text)
+        if turn and 3 - state["turns"].count(player) != turn:
+            return None
+        if cond:
+            company, fact, op, n = cond if len(cond) == 4 else [order.split()[1], *cond]
+            value = self.standing_fact(state, player, company, fact, order)
+            if value is None or not self.OPS[op](value, int(n)):
+                return None
+        return order
 
     def standing_examples(self, state, player):
         names = list(state["companies"])
-        return ["auto pass", "bag none", f"bag {names[0]}", f"bag {names[-1]} {names[0]}", "auto pass every round"]
+        return ["auto pass", "bag none", "bag extra", f"bag {names[0]}", f"bag {names[-1]} {names[0]}",
+                "auto pass every round", f"turn 1 buy {names[0]} 1", "turn 2 pass", f"buy {names[1]} 2 if price <= 30",
+                f"turn 1 short {names[-1]} 1 if gain >= 40", f"turn 2 dice {names[0]} 6 if pips >= 10",
+                f"turn 1 rumor {names[1]} if {names[1]} shares < 5", f"pass if {names[0]} price > 40 every round"]
 
     def bot_standing(self, view, rng, then=None):
-        """With the order of its last action turn in the round, the bot gives its roll-phase
-        order in advance: the dice that must go, from its screen as that order leaves it."""
-        if then is None or view["phase"] != "action" or view["turns"].count(view["player"]) != 1:
+        """At the start of the action phase the bot plans its round from its own view, as if
+        nobody else acted before its turns: its two best choices for each of its two turns, each guarded by
+        a price limit where the others may change it (a buy at most what it costs now, a short
+        at least what it brings now; taking dice while the company's pips are not lower),
+        then pass; and `bag extra` for the roll phase."""
+        if then is not None or view["phase"] != "action" or view["turns"].count(view["player"]) != 2:
             return []
-        screen = list(view["you"]["screen"])
-        w = then.split()
+        plan, seen = [], dict(view, orders=self.orders_in(view))
+        for turn in (1, 2):
+            gains = self.bot_gains(seen)
+            best = sorted((o for o in gains if o in seen["orders"] and gains[o] > gains["pass"]),
+                          key=lambda o: -gains[o])[:2]
+            plan += [f"turn {turn} {o}{self.bot_guard(seen, o)}" for o in best] + [f"turn {turn} pass"]
+            order = best[0] if best else "pass"
+            seen = self.planned_view(seen, order)
+        return plan + ["bag extra"]
+
+    def bot_guard(self, view, order) -> str:
+        w = order.split()
+        co = next((c for c in view["companies"] if c["name"] == w[1]), None)
+        if w[0] == "buy":
+            return f" if cost <= {sum(self.buy_costs(co['price'], co['filled'], int(w[2])))}"
+        if w[0] == "short":
+            return f" if gain >= {sum(self.short_gains(co['price'], co['filled'], int(w[2])))}"
         if w[0] == "dice":
-            screen = sorted(screen + [w[1]] * (len(w) - 2))
+            return f" if pips >= {co['pips']}"
+        return ""
+
+    def planned_view(self, view, order) -> dict:
+        """The bot's own view as it expects it after its `order` (nobody else acting): its
+        money, holdings, screen, the company boards and the orders left to choose from."""
+        v = copy.deepcopy(view)
+        w, you = order.split(), v["you"]
+        if w[0] == "pass":
+            return v
+        held = {h["company"]: h for h in you["holdings"]}
+        if w[0] in ("buy", "short"):
+            co = next(c for c in v["companies"] if c["name"] == w[1])
+            n = int(w[2])
+            if w[0] == "buy":
+                you["money"] -= sum(self.buy_costs(co["price"], co["filled"], n))
+                co["filled"] -= n
+            else:
+                you["money"] += sum(self.short_gains(co["price"], co["filled"], n))
+                co["filled"] += n
+                n = -n
+            held.setdefault(w[1], {"company": w[1], "shares": 0})["shares"] += n
+            you["holdings"] = [h for h in held.values() if h["shares"]]
+        elif w[0] == "dice":
+            co = next(c for c in v["companies"] if c["name"] == w[1])
+            remove_all(co["dice"], [int(f) for f in w[2:]])
+            co["pips"] = sum(co["dice"])
+            you["screen"] = sorted(you["screen"] + [w[1]] * (len(w) - 2))
         elif w[0] == "rumor":
-            remove_all(screen, w[1:])
-        bag = screen[:max(0, len(screen) - self.data["screen_limit"])]
-        return [" ".join(["bag", *bag]) if bag else "bag none"]
+            remove_all(you["screen"], w[1:])
+            v["rumors"] = sorted(v["rumors"] + w[1:])
+        v["orders"] = self.orders_in(v)
+        return v
+
+    def orders_in(self, view) -> list[str]:
+        """The action orders the bot's own `view` allows (but for the supply's stock tokens,
+        which seldom run short): it plans when not yet awaited, and for its later turn."""
+        you, out = view["you"], []
+        for co in view["companies"]:
+            c = co["name"]
+            out += [f"buy {c} {n}" for n in range(1, co["filled"] + 1)
+                    if sum(self.buy_costs(co["price"], co["filled"], n)) <= you["money"]]
+            out += [f"short {c} {n}" for n in range(1, 11 - co["filled"])]
+            out += [" ".join(["dice", c, *map(str, f)]) for f in sub_multisets(co["dice"], min_size=1)]
+        out += [" ".join(["rumor", *d]) for d in sub_multisets(you["screen"], 1, self.data["rumor_limit"])]
+        return out + ["pass"]
 
     # ---- the sensible bot ---------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
@@ -819,6 +986,13 @@ class Rumors(Ruleset):
             return " ".join(["roll", c, *(str(rng.die()) for _ in range(view["rumors"].count(c)))])
         if view["phase"] != "action":
             return rng.choice(orders)
+        gains = self.bot_gains(view)
+        return max((o for o in gains if o in orders), key=lambda o: gains[o])
+
+    def bot_gains(self, view) -> dict[str, float]:
+        """What the sensible bot expects each action order to gain (pass: 2, the least a move
+        must gain)."""
+        orders = view["orders"]
         held = {h["company"]: h["shares"] for h in view["you"]["holdings"]}
         draws = max(0, self.data["dice_rolled"] * len(view["companies"]) - len(view["rumors"]))
         draws_each = round(draws / len(view["companies"]))
@@ -850,7 +1024,7 @@ class Rumors(Ruleset):
                         self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each + put.count(co["name"]))
                         - self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each))
                     for co in view["companies"] if co["name"] in put)
-        return max((o for o in gains if o in orders), key=lambda o: gains[o])
+        return gains
 
     def expected_change(self, co, pips, dice) -> float:
         """The mean price change of company view `co` at `pips` plus `dice` rolled dice."""
@@ -988,10 +1162,4 @@ class Rumors(Ruleset):
                 *form("rumor DICE", rumor), Form("pass")]
 
     def joined_names(self, state, text) -> str:
-        """The text with a company written as the rulebook spells it, in words ("Unusual Oil",
-        "Game Start"), joined into its name in the judge (UnusualOil)."""
-        for c in state["companies"]:
-            spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", r"\\s+", c)
-            if spaced != c:
-                text = re.sub(rf"(?i)\b{spaced}\b", c, text)
-        return text
+        return joined(state["companies"], text)

@@ -1048,14 +1048,26 @@ class StockRound(Ruleset):
         }
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_starts = ("decline", "auto", "if")
+    standing_starts = ("decline", "auto", "if", "emergency")
     standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass",
-                      "auto buy CO company|pool", "auto buy to float")
+                      "auto buy CO company|pool", "auto buy to float",
+                      "auto buy cheapest company (a share from the company of the cheapest started company I may buy)",
+                      "emergency sell [CO ...] (when I must raise money for a train: the fewest shares, of the "
+                      "companies listed in that order, or of any but the one buying the train first; give it during an "
+                      "operating round, or with every round)")
 
     def standing_parse(self, view, player, text):
         w = words(text)
+        if w[0] == "emergency":
+            if w[1:2] != ["sell"]:
+                raise OrderSyntaxError("write emergency sell, or emergency sell COMPANY ... (in the order you would sell)", text)
+            return " ".join(["emergency sell", *(pick(x, self.companies, text, what="company") for x in w[2:])])
         if w == ["auto", "buy", "to", "float"]:
             return "auto buy to float"
+        if w[:3] == ["auto", "buy", "cheapest"]:
+            if w[3:] != ["company"]:
+                raise OrderSyntaxError("write auto buy cheapest company", text)
+            return "auto buy cheapest company"
         if w[:2] == ["auto", "buy"]:
             if len(w) != 4:
                 raise OrderSyntaxError("write auto buy COMPANY company or auto buy COMPANY pool", text)
@@ -1076,11 +1088,17 @@ class StockRound(Ruleset):
 
     def standing_order(self, state, player, text):
         w, sale = text.split(), state["sale"]
+        if w[0] == "emergency":
+            return self.emergency_order(state, player, w[2:]) if state.get("emergency") else None
+        if state.get("emergency"):
+            return None
         if w[0] == "auto":
             if sale or state["phase"] != "stock" or state["turn"] != player:
                 return None
             if w[2:] == ["to", "float"]:
                 return self.float_buy(state, player)
+            if w[2:3] == ["cheapest"]:
+                return self.cheapest_buy(state, player)
             return "pass" if w[1] == "pass" else f"buy {w[2]} {w[3]}"
         if not sale:
             return None
@@ -1088,6 +1106,28 @@ class StockRound(Ruleset):
         if w[0] == "decline":
             return "offer no" if w[2:] in ([], [co]) else None
         return f"offer {w[3]}" if w[2] == co and not for_company else None
+
+    def emergency_order(self, state, player, listed: list[str]) -> str:
+        """`emergency sell [CO ...]`: the fewest shares that may be sold, of the first company
+        listed that can sell (none listed: of any company but the one buying the train first,
+        then of that one). Bankruptcy is never given by a standing order: with no sale left it stops."""
+        sales = [o for o in self.legal_orders(state, player) if o != "bankrupt"]
+        buying = state["emergency"]["company"]
+        if listed:
+            sales = [o for o in sales if o.split()[1] in listed]
+            key = (lambda o: (listed.index(o.split()[1]), int(o.split()[2])))
+        else:
+            key = (lambda o: (o.split()[1] == buying, int(o.split()[2])))
+        if not sales:
+            which = f"of {', '.join(listed)}" if listed else "at all"
+            raise IllegalOrder(f"you must raise ${self.due(state)} for {buying}'s train and can sell no shares {which}")
+        return min(sales, key=key)
+
+    def cheapest_buy(self, state, player) -> str | None:
+        """`auto buy cheapest company`: a share from the company of the cheapest started
+        company (the first listed among equals) that `player` may buy, or None."""
+        cheapest = sorted(self.started(state), key=lambda co: self.price(state, co))
+        return next((f"buy {co} company" for co in cheapest if not self.why_not_buy(state, player, co, "company")), None)
 
     def float_buy(self, state, player) -> str | None:
         """`auto buy to float`: a share from the company of the started company nearest to
@@ -1110,7 +1150,8 @@ class StockRound(Ruleset):
     def standing_examples(self, state, player):
         cos = self.companies
         return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass", f"auto buy {cos[0]} company",
-                f"if offered {cos[0]} no every round"]
+                f"if offered {cos[0]} no every round", "emergency sell every round", f"emergency sell {cos[1]} {cos[0]}",
+                "auto buy cheapest company"]
 
     def bot_standing(self, view, rng, then=None):
         """The sensible bot's stock round as standing orders: take an offered share of a company
@@ -1122,6 +1163,8 @@ class StockRound(Ruleset):
         written = [s["text"] for s in view.get("standing", [])]
         offers = [] if written else \
             [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
+        if "emergency sell every round" not in written:  # its choice when it must pay toward a train
+            offers.append("emergency sell every round")
         me = next(p for p in view["players"] if p["name"] == view["player"])
         cheapest = 2 * min(self.par_prices())
         may_start = any(not c["director"] for c in view["companies"]) and cheapest <= me["money"] * 7 // 10
@@ -1137,16 +1180,13 @@ class StockRound(Ruleset):
         good.sort(key=lambda g: worth(*g), reverse=True)
         # A company started later in the round ranks below those with trains or its own director
         # and above the Pool's: its place is known unless it ties with one (by a price not yet set).
-        unstarted = [c["name"] for c in view["companies"] if not c["director"]]
-        ties = any(worth(co, src)[:2] == (0, True) for co, src in good)
+        # Those without trains nor its directorship rank cheapest first, companies started
+        # later in the round among them: `auto buy cheapest company` says so.
         if any(t.startswith("auto buy ") and t != "auto buy to float" for t in written) or \
-                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start) or \
-                len(unstarted) > 1 or (unstarted and ties):
-            return offers + helps  # it may start a company, or one started may rank anywhere: asked
+                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start):
+            return offers + helps  # it may start a company: asked at its turns
         first = [g for g in good if worth(*g)[0] > 0]
-        later = [(co, "company") for co in unstarted]
-        chain = first + later + [g for g in good if worth(*g)[0] == 0]
-        return offers + helps + [f"auto buy {co} {src}" for co, src in chain] + ["auto pass"]
+        return offers + helps + [f"auto buy {co} {src}" for co, src in first] + ["auto buy cheapest company", "auto pass"]
 
     # ---- bots ---------------------------------------------------------------------------
     def bot_order(self, view, rng) -> str:
