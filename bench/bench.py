@@ -1,6 +1,7 @@
 """Benchmarks of the judge (never run by the tests). Anyone can run them:
 
     python bench/bench.py [--runs 11] [--games 100] [--lengths 100,1000,5000] [--only cli,engine,simulate]
+                          [--against OTHER_CHECKOUT]
 
 1. Commands at every game length, as paired ratios to the import floors: for every ruleset,
    `judge new`, and `judge order`, `status`, `verify` against `python -c "import typer"`, and
@@ -10,8 +11,10 @@
    ratio of each pair is kept, so a busy machine slows both sides alike; the table shows the
    median ratio and the middle half of them. Targets: new, order, status, show <= 1.3x;
    verify <= 1.5x at 5,000 orders.
-2. Engine cost per order: replaying (and submitting) a long bot game of every ruleset.
-3. `judge simulate` games per second (sensible bots, whole command).
+2. Engine cost per order: replaying (and submitting, one line at a time) a long bot game of every ruleset.
+3. `judge simulate` games per second (sensible bots, whole command); with `--against DIR` (say
+   `git worktree add DIR COMMIT`), also how much faster than that checkout, as paired ratios
+   of CPU time, and whether both print the same summaries.
 
 The game files are bot games: `judge play RULESET --bots random --moves N --save FILE` builds
 the same kind of file by hand.
@@ -244,15 +247,53 @@ def engine(runs: int, names: list[str]) -> None:
 
 
 # ---- simulate ------------------------------------------------------------------------------
-def simulate(games: int, names: list[str]) -> None:
-    judge = shutil.which("judge", path=str(Path(sys.executable).parent)) or "judge"
+def simulate(games: int, names: list[str], against: str = "", pairs: int = 3) -> None:
+    """Games per second; with `against` (another checkout of the judge, run with the same
+    Python), also how much faster, as paired ratios of CPU time, and whether both print the
+    same summaries (the line about exchanges, newer than some checkouts, left out)."""
     print(f"\n## judge simulate ({games} games, sensible bots, seed 1, whole command)\n")
-    print("| ruleset | players | games/s |")
-    print("|---|---|---|")
+    if not against:
+        print("| ruleset | players | games/s |")
+        print("|---|---|---|")
+    else:
+        print(f"Against {against}, {pairs} pairs, alternating which goes first.\n")
+        print("| ruleset | players | games/s | games/s against | faster (CPU time) | same summaries |")
+        print("|---|---|---|---|---|---|")
+    here = str(Path(__file__).resolve().parent.parent)
     for name in names:
         n = usual_players(ruleset.get(name))
-        wall, _ = run([judge, "simulate", name, "--players", str(n), "--games", str(games), "--seed", "1"])
-        print(f"| {name} | {n} | {games / wall:.1f} |", flush=True)
+        cmd = [sys.executable, "-m", "judge", "simulate", name, "--players", str(n), "--games", str(games), "--seed", "1"]
+        if not against:
+            wall, _ = run(cmd)
+            print(f"| {name} | {n} | {games / wall:.1f} |", flush=True)
+            continue
+        ratios, rates, same = [], {here: [], against: []}, True
+        for tree in (here, against):  # once each untimed (compiled modules and data caches written)
+            _simulate_in(tree, cmd[:-4] + ["--games", "1", "--seed", "1"])
+        for i in range(pairs):
+            got = {tree: _simulate_in(tree, cmd) for tree in ((here, against) if i % 2 == 0 else (against, here))}
+            ratios.append(got[against][0] / got[here][0])
+            same &= got[here][2] == got[against][2]
+            for tree, (_, wall, _) in got.items():
+                rates[tree].append(games / wall)
+        print(f"| {name} | {n} | {_span(rates[here], 1)} | {_span(rates[against], 1)} | {_span(ratios, 2)}× | "
+              f"{'yes' if same else 'NO'} |", flush=True)
+
+
+def _simulate_in(tree: str, cmd: list[str]) -> tuple[float, float, list[str]]:
+    """CPU seconds, wall seconds and summary lines of `cmd` run with the judge of `tree`."""
+    import resource
+
+    before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    out = subprocess.run(cmd, env={**os.environ, "PYTHONPATH": tree}, cwd=tempfile.gettempdir(),
+                         capture_output=True, text=True, check=True).stdout
+    wall, after = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return cpu, wall, [line for line in out.splitlines() if not line.startswith("exchanges")]
+
+
+def _span(values: list[float], digits: int) -> str:
+    return f"{min(values):.{digits}f}–{max(values):.{digits}f}"
 
 
 def main() -> None:
@@ -262,6 +303,7 @@ def main() -> None:
     ap.add_argument("--lengths", default="100,1000,5000", help="logged orders of the game files")
     ap.add_argument("--only", default="cli,engine,simulate")
     ap.add_argument("--rulesets", default=",".join(rs.name for rs in ruleset.every()))
+    ap.add_argument("--against", default="", help="another checkout: simulate compared with it (paired CPU time)")
     args = ap.parse_args()
     names = args.rulesets.split(",")
     only = args.only.split(",")
@@ -271,7 +313,7 @@ def main() -> None:
     if "engine" in only:
         engine(args.runs, names)
     if "simulate" in only:
-        simulate(args.games, names)
+        simulate(args.games, names, args.against)
 
 
 if __name__ == "__main__":

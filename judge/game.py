@@ -220,7 +220,11 @@ class Game:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
         start = self.move
-        state, rng = _copy(self.state), Rng(self.rng.seed, self.rng.draws)
+        # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
+        # standing command's) is the only check, made before anything changes, and carrying it
+        # out (with any standing orders it sets off) refuses nothing.
+        state = self.state if len(lines) == 1 else _copy(self.state)
+        rng = Rng(self.rng.seed, self.rng.draws)
         accepted, entries, unjudged = Accepted(), [], []
         cut, k = ("", ""), 0
 
@@ -348,9 +352,9 @@ class Game:
         """A new game built from the header and the log alone."""
         rng = Rng(self.rng.seed)
         state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
-        i = 0
-        while i < len(self.log):
-            entry = self.log[i]
+        log, i = list(self.log), 0  # (a plain list: indexed a few times per entry)
+        while i < len(log):
+            entry = log[i]
             m = _LOG_ENTRY.match(entry)
             if not m:
                 raise GameFileError(f"log entry {i + 1} is not 'MOVE PLAYER ORDER': {entry!r}")
@@ -359,12 +363,12 @@ class Game:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
 
-            def given(who: str, cut_now: bool, log: list[str], round_: int | None) -> None:
+            def given(who: str, cut_now: bool, given_: list[str], round_: int | None) -> None:
                 """Give the standing commands logged right after, before anything is carried out
                 (each for the round its entry names)."""
-                while (j := i + 1 + len(log)) < len(self.log) and self._given_with(self.log[j], who, state["move"]):
-                    standing.give(self.ruleset, state, log,
-                                  *standing.command_from_log(self.ruleset, state, who, self.log[j].split(" ", 2)[2]))
+                while (j := i + 1 + len(given_)) < len(log) and self._given_with(log[j], who, state["move"]):
+                    standing.give(self.ruleset, state, given_,
+                                  *standing.command_from_log(self.ruleset, state, who, log[j].split(" ", 2)[2]))
 
             try:
                 if standing.is_secret_entry(entry):
@@ -376,7 +380,7 @@ class Game:
                     standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
             except JudgeError as e:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
-            logged = self.log[i + 1:i + 1 + len(carried)]
+            logged = log[i + 1:i + 1 + len(carried)]
             if logged != carried:
                 k = next(k for k, e in enumerate(carried) if k >= len(logged) or logged[k] != e)
                 raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "

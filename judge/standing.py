@@ -39,6 +39,8 @@ def is_secret_entry(entry: str) -> bool:
     """Whether a log entry "MOVE PLAYER TEXT" gives or cancels a standing order: its text is
     the player's secret (a public record shows it as a secret order, or not at all). Orders
     carried out by standing orders are logged as ordinary, public entries."""
+    if "secret" not in entry:  # (most entries: no need to split them)
+        return False
     parts = entry.split(" ", 2)
     return len(parts) == 3 and (parts[2].startswith(SECRET) or bool(FOR_ROUND.match(parts[2])))
 

@@ -233,10 +233,11 @@ def test_taking_dice_needs_those_faces_and_moves_them_behind_the_screen():
 
 def test_rumor_puts_dice_from_the_screen_on_the_rumors_card():
     g = new()
-    screen = g.state["players"]["alice"]["screen"]
+    screen = list(g.state["players"]["alice"]["screen"])  # the dice before the order (the state changes in place)
     missing = next(c for c in FOUR if c not in screen)
     with pytest.raises(IllegalOrder, match="behind your screen you have"):
         g.submit("alice", f"rumor {missing}")
+    assert g.state["players"]["alice"]["screen"] == screen  # refused: nothing taken
     g.submit("alice", f"rumor {screen[0]} {screen[1]}")
     assert g.view(None)["rumors"] == sorted(screen[:2])
     assert len(g.state["players"]["alice"]["screen"]) == 2

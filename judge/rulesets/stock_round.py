@@ -71,7 +71,12 @@ class StockRound(Ruleset):
         return self.data["market"]["grid"]
 
     def train(self, kind: str) -> dict:
-        return next(t for t in self.data["trains"] if t["type"] == kind)
+        found = self.trains_by_type.get(kind)
+        return found if found is not None else next(t for t in self.data["trains"] if t["type"] == kind)
+
+    @cached_property  # asked for every possible train trade in every list of orders
+    def trains_by_type(self) -> dict[str, dict]:
+        return {t["type"]: t for t in reversed(self.data["trains"])}  # (the first of a type, as a search finds)
 
     @lru_cache(maxsize=None)  # asked for every possible train trade in every list of orders
     def train_types(self) -> list[str]:
@@ -320,7 +325,10 @@ class StockRound(Ruleset):
         for co in self.operating(state):
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
-            for seller in self.operating(state) if self.new_rules else ():
+            # (why_not_trade refuses every trade of a company that traded this round, and with itself)
+            for seller in self.operating(state) if self.new_rules and co not in state["traded"] else ():
+                if seller == co:
+                    continue
                 for t in sorted(set(state["companies"][seller]["trains"])):
                     orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
                                if not self.why_not_trade(state, co, t, seller, price)]
@@ -556,8 +564,8 @@ class StockRound(Ruleset):
     def why_not_trade(self, state, buyer, kind, seller, price) -> str:
         """1830: from phase 3 a company may buy a train of another company at any agreed price
         of at least $1. The judge's choice: one such purchase per company and operating round."""
-        trade_from = self.train_types()[1]
-        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+        trade_from, phase = self.train_types()[1], self.phase_train(state)
+        if self.train_types().index(phase["type"]) < 1:
             return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
         if seller == buyer:
             return f"{buyer} cannot buy its own train"
@@ -570,8 +578,8 @@ class StockRound(Ruleset):
             return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
         if buyer in state["traded"]:
             return f"{buyer} has bought a train from another company in this operating round already"
-        if len(c["trains"]) >= self.train_limit(state):
-            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {self.train_limit(state)}"
+        if len(c["trains"]) >= phase["limit"]:
+            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {phase['limit']}"
         return ""
 
     def why_not_done(self, state) -> str:
@@ -590,8 +598,8 @@ class StockRound(Ruleset):
 
     def phase_train(self, state) -> dict:
         """The newest train type sold: it names the phase (the first type before any is sold)."""
-        sold = [t for t in self.data["trains"] if state["trains"]["bank"][t["type"]] < t["count"]]
-        return sold[-1] if sold else self.data["trains"][0]
+        bank = state["trains"]["bank"]
+        return next((t for t in reversed(self.data["trains"]) if bank[t["type"]] < t["count"]), self.data["trains"][0])
 
     def train_limit(self, state) -> int:
         return self.phase_train(state)["limit"]
