@@ -191,17 +191,21 @@ class Game:
     def log(self, entries) -> None:
         self._log = entries if isinstance(entries, Log) else Log(entries)
 
+    def _like(self, state: dict, rng: Rng, *, ruleset: Ruleset | None = None, meta=None, corrections=None) -> "Game":
+        """This game's header (players, options, setup, commitment) with another position."""
+        return Game(ruleset or self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(),
+                    self.meta if meta is None else meta, self.salt, self.commitment,
+                    self.corrections if corrections is None else corrections)
+
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
-        return Game(self.ruleset, self.players, self.options, self.setup, Rng(self.rng.seed, self.rng.draws),
-                    _copy(self.state), self.log.copy(), _copy(self.meta), self.salt, self.commitment,
-                    _copy(self.corrections))
+        return self._like(_copy(self.state), Rng(self.rng.seed, self.rng.draws), meta=_copy(self.meta),
+                          corrections=_copy(self.corrections))
 
     def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
         """This game in another position (and generator): for the proofs that redraw what a
         player may not know."""
-        return Game(self.ruleset, self.players, self.options, self.setup, rng or self.rng, state, self.log.copy(),
-                    self.meta, self.salt, self.commitment, self.corrections)
+        return self._like(state, rng or self.rng)
 
     # ---- ordering -----------------------------------------------------------------------
     def submit(self, player: str, text: str | list[str]) -> "Accepted":
@@ -386,8 +390,7 @@ class Game:
                 raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
                                     f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
-        return Game(self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(), self.meta,
-                    self.salt, self.commitment, self.corrections)
+        return self._like(state, rng)
 
     @staticmethod
     def _given_with(entry: str, player: str, move: int) -> bool:
@@ -413,8 +416,7 @@ class Game:
         current = registry.get(self.ruleset.name)
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = Game(current, self.players, self.options, self.setup, Rng(self.rng.seed), {}, self.log.copy(), self.meta,
-                   self.salt, self.commitment, self.corrections)
+        new = self._like({}, Rng(self.rng.seed), ruleset=current)
         try:
             return new.replay()
         except GameFileError as e:
