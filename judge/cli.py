@@ -343,13 +343,7 @@ def order(
             raise UsageError(f"cannot read {file}: {e.strerror}") from None
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
-    _check_user(game_file)
-    cfg = _site(config)
-    with gamefile.locked(game_file):
-        game = gamefile.load(game_file)
-        accepted = game.submit(GM if gm else as_, text)
-        gamefile.save(game, game_file)
-        _archive(cfg, game, game_file)
+    game, accepted = _changed(game_file, config, lambda g: (g, g.submit(GM if gm else as_, text)))
     for o in accepted:
         typer.echo(f"ok: {o}")
     for line in accepted.not_judged():
@@ -358,6 +352,18 @@ def order(
         for line in standing.describe(game.state, game.player_name(as_)):
             typer.echo(line)
     _echo_waiting(game)
+
+
+def _changed(game_file: Path, config: Optional[Path], change):
+    """Change a game under its lock: `change(game)` gives (the game to save, its result); the
+    game is saved atomically and archived when the configuration asks. Returns both."""
+    _check_user(game_file)
+    cfg = _site(config)
+    with gamefile.locked(game_file):
+        game, result = change(gamefile.load(game_file))
+        gamefile.save(game, game_file)
+        _archive(cfg, game, game_file)
+    return game, result
 
 
 def _check_user(game_file: Path) -> None:
@@ -591,14 +597,7 @@ def replace(
 def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
-    _check_user(game_file)
-    cfg = _site(config)
-    with gamefile.locked(game_file):
-        game = gamefile.load(game_file)
-        old = game.ruleset.version
-        new = game.upgraded()
-        gamefile.save(new, game_file)
-        _archive(cfg, new, game_file)
+    new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
     typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
                f"{len(new.log)} orders replayed")
     _echo_waiting(new)
@@ -616,18 +615,15 @@ def bot(
 
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
-    _check_user(game_file)
-    cfg = _site(config)
-    with gamefile.locked(game_file):
-        game = gamefile.load(game_file)
+
+    def play(game):
         player = game.player_name(as_)
         game.check_turn(player)
         if player not in game.awaiting():
             raise NotYourTurn("the game master has no order to give now")
-        text = bots.choose(game, player, kind)
-        accepted = game.submit(player, [text])
-        gamefile.save(game, game_file)
-        _archive(cfg, game, game_file)
+        return game, (player, game.submit(player, [bots.choose(game, player, kind)]))
+
+    game, (player, accepted) = _changed(game_file, config, play)
     typer.echo(f"ok: {player}: {accepted[0]}")
     _echo_waiting(game)
 
