@@ -187,13 +187,15 @@ def _save_correction(path, cfg, now: datetime, correct, welcome=lambda mg, cfg: 
         if mg.enabled:
             mg.reset_deadline(now)
             mailgame.record(mailgame.journal_path(path), now, sender="judge (shell)", outcome=notice)
-        gamefile.save(game, path)
-        warning = archive.keep(cfg.archive if cfg else None, game, path, now)
-        if mg.enabled:
-            box = outbox.open_outbox(cfg)
-            try:
-                for m in welcome(mg, cfg) + mg.mails(cfg, before, [notice]):
-                    box.send(m)
-            finally:
-                box.close()
+        if not mg.enabled:
+            gamefile.save(game, path)
+            return game, archive.keep(cfg.archive if cfg else None, game, path, now)
+        box = outbox.open_outbox(cfg)
+        try:  # the change and its mails are one transaction (judge/mail/outbox.py)
+            box.commit(path.stem, game, welcome(mg, cfg) + mg.mails(cfg, before, [notice]),
+                       lambda: gamefile.save(game, path))
+            warning = archive.keep(cfg.archive, game, path, now)
+            box.flush()  # a failure leaves the mails in the outbox for the next judge mail or tick
+        finally:
+            box.close()
     return game, warning
