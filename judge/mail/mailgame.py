@@ -171,9 +171,10 @@ class MailGame:
         grace = self.m["grace_hours"]
         extra = f" (and {grace} hours' grace after it)" if grace else ""
         entry = self.m["players"].get(who, {}) if who else {}
-        when = selfservice.in_zone(parse_time(self.m["deadline"]), entry.get("zone"))
+        deadline = parse_time(self.m["deadline"])
+        when = selfservice.in_zone(deadline, entry.get("zone"))
         away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
-                if entry.get("away_until", "") >= parse_time(self.m["deadline"]).date().isoformat() else "")
+                if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
     # ---- what to send ------------------------------------------------------------------
@@ -189,9 +190,9 @@ class MailGame:
         the game master gets theirs when awaited or when there are notices."""
         after = self.snapshot()
         targets = self.recipients()
-        if notices or GM in self.game.awaiting():
-            targets.append((cfg.gm, GM))
         out, awaited = [], self.game.awaiting()
+        if notices or GM in awaited:
+            targets.append((cfg.gm, GM))
         for address, who in targets:
             changed = before.get(who) != after[who]
             if not (changed or notices):
