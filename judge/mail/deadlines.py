@@ -9,8 +9,8 @@ from functools import partial
 
 from .. import archive, bots, gamefile
 from ..errors import GameFileError, JudgeError
-from .journal import general_log
-from .mailgame import MailGame, journal_path, parse_time, record, shown
+from .journal import general_log, journal_path, record
+from .mailgame import MailGame, parse_time, shown
 from .outbox import MailError, compose
 from . import players as selfservice
 from ..ruleset import GM

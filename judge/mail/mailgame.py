@@ -17,7 +17,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from ..errors import GameFileError
-from .journal import iso, journal_path, record  # noqa: F401 - used from here by the gateway and tick
+from .journal import iso, journal_path, record  # noqa: F401 - journal_path and record: used from here by corrections
 from .passwords import check_password, hash_password, new_password
 from ..report import render
 from ..ruleset import GM
