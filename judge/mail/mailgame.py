@@ -182,13 +182,17 @@ class MailGame:
         """(address, whose view): players their own, observers the public one."""
         return [(self.address(p), p) for p in self.game.players] + [(a, None) for a in self.m["observers"]]
 
+    def _views(self) -> dict:
+        return {who: self.game.view(who) for who in [*self.game.players, None, GM]}
+
     def snapshot(self) -> dict:
-        return {who: render(self.game.view(who)) for who in [*self.game.players, None, GM]}
+        return {who: render(view) for who, view in self._views().items()}
 
     def mails(self, cfg, before: dict, notices: list[str]) -> list:
         """Reports for everyone whose report changed since `before`, with the notices for all;
         the game master gets theirs when awaited or when there are notices."""
-        after = self.snapshot()
+        views = self._views()
+        after = {who: render(view) for who, view in views.items()}
         targets = self.recipients()
         out, awaited = [], self.game.awaiting()
         if notices or GM in awaited:
@@ -206,16 +210,17 @@ class MailGame:
                 if entry is not None:
                     body += selfservice.catch_up(self.game, who, entry.get("last_report", 1))
                     entry["last_report"] = self.game.move
-                body += after[who] + "\n" + self.footer(cfg, who)
+                body += after[who] + "\n" + self.footer(cfg, who, views[who])
             subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
             out.append(compose(cfg, address, subject, body))
         return out
 
-    def footer(self, cfg, who: str | None) -> str:
+    def footer(self, cfg, who: str | None, view: dict | None = None) -> str:
+        """The deadline and how to answer; `view` is `who`'s view when the caller has it."""
         text = self.deadline_text(who) + "\n"
         if who is not None:
             name = "gm" if who == GM else who
-            orders = self.game.view(who).get("orders") or []
+            orders = (view if view is not None else self.game.view(who)).get("orders") or []
             example = f"#{self.game.move} {orders[0]}" if orders else "#MOVE ORDER"
             text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
                      f"or write to {cfg.address}. A good order message, whole:\n\n"
