@@ -9,8 +9,8 @@ from functools import partial
 
 from .. import archive, bots, gamefile
 from ..errors import GameFileError, JudgeError
-from .journal import general_log
-from .mailgame import MailGame, journal_path, parse_time, record, shown
+from .journal import general_log, journal_path, record
+from .mailgame import MailGame, parse_time, shown
 from .outbox import MailError, compose
 from . import players as selfservice
 from ..ruleset import GM
@@ -70,8 +70,9 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             mails = mg.mails(cfg, before, notices)
         elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
             mg.m["reminded"] = True
-            mails = [reminder(cfg, mg, p, now) for p in game.awaiting()]
-            outcome = "reminded " + ", ".join(game.awaiting())
+            awaited = game.awaiting()
+            mails = [reminder(cfg, mg, p, now) for p in awaited]
+            outcome = "reminded " + ", ".join(awaited)
         else:
             return []
         outbox.commit(name, game, mails, partial(gamefile.save, game, path))

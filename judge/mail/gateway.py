@@ -21,8 +21,9 @@ from pathlib import Path
 from .. import archive, corrections, gamefile, standing
 from . import bounces, parse as mailparse, players as selfservice
 from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
-from .journal import general_log
-from .mailgame import MailGame, is_address, iso, journal_path, message_key, record
+from .journal import general_log, iso, journal_path, record
+from .mailgame import MailGame, message_key
+from .parse import is_address
 from .outbox import MailError, compose, write_synced
 from ..report import render
 from ..ruleset import GM

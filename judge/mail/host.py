@@ -10,7 +10,6 @@ configuration cannot be read).
 """
 from __future__ import annotations
 
-import json
 import os
 import pwd
 import time
@@ -20,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import HostError, JudgeError, UsageError
+from .journal import record
 from .outbox import MailError, compose, open_outbox
 
 TELL_EVERY = 3600  # seconds between two mails to the game master about host problems
@@ -67,12 +67,10 @@ def log_paths(cfg) -> list[Path]:
 
 
 def write_log(cfg, detail: str) -> None:
-    line = json.dumps({"time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                       "outcome": "host problem, exit 75: " + detail}, ensure_ascii=False) + "\n"
+    now = datetime.now(timezone.utc)
     for path in log_paths(cfg):
         try:
-            with open(path, "a", encoding="utf-8") as f:
-                f.write(line)
+            record(path, now, outcome="host problem, exit 75: " + detail)
             return
         except OSError:
             continue

@@ -17,7 +17,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from ..errors import GameFileError
-from .journal import iso, journal_path, record  # noqa: F401 - used from here by the gateway and tick
+from .journal import iso, journal_path, record  # noqa: F401 - journal_path and record: used from here by corrections
 from .passwords import check_password, hash_password, new_password
 from ..report import render
 from ..ruleset import GM
@@ -171,9 +171,10 @@ class MailGame:
         grace = self.m["grace_hours"]
         extra = f" (and {grace} hours' grace after it)" if grace else ""
         entry = self.m["players"].get(who, {}) if who else {}
-        when = selfservice.in_zone(parse_time(self.m["deadline"]), entry.get("zone"))
+        deadline = parse_time(self.m["deadline"])
+        when = selfservice.in_zone(deadline, entry.get("zone"))
         away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
-                if entry.get("away_until", "") >= parse_time(self.m["deadline"]).date().isoformat() else "")
+                if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
     # ---- what to send ------------------------------------------------------------------
@@ -181,17 +182,21 @@ class MailGame:
         """(address, whose view): players their own, observers the public one."""
         return [(self.address(p), p) for p in self.game.players] + [(a, None) for a in self.m["observers"]]
 
+    def _views(self) -> dict:
+        return {who: self.game.view(who) for who in [*self.game.players, None, GM]}
+
     def snapshot(self) -> dict:
-        return {who: render(self.game.view(who)) for who in [*self.game.players, None, GM]}
+        return {who: render(view) for who, view in self._views().items()}
 
     def mails(self, cfg, before: dict, notices: list[str]) -> list:
         """Reports for everyone whose report changed since `before`, with the notices for all;
         the game master gets theirs when awaited or when there are notices."""
-        after = self.snapshot()
+        views = self._views()
+        after = {who: render(view) for who, view in views.items()}
         targets = self.recipients()
-        if notices or GM in self.game.awaiting():
-            targets.append((cfg.gm, GM))
         out, awaited = [], self.game.awaiting()
+        if notices or GM in awaited:
+            targets.append((cfg.gm, GM))
         for address, who in targets:
             changed = before.get(who) != after[who]
             if not (changed or notices):
@@ -205,16 +210,17 @@ class MailGame:
                 if entry is not None:
                     body += selfservice.catch_up(self.game, who, entry.get("last_report", 1))
                     entry["last_report"] = self.game.move
-                body += after[who] + "\n" + self.footer(cfg, who)
+                body += after[who] + "\n" + self.footer(cfg, who, views[who])
             subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
             out.append(compose(cfg, address, subject, body))
         return out
 
-    def footer(self, cfg, who: str | None) -> str:
+    def footer(self, cfg, who: str | None, view: dict | None = None) -> str:
+        """The deadline and how to answer; `view` is `who`'s view when the caller has it."""
         text = self.deadline_text(who) + "\n"
         if who is not None:
             name = "gm" if who == GM else who
-            orders = self.game.view(who).get("orders") or []
+            orders = (view if view is not None else self.game.view(who)).get("orders") or []
             example = f"#{self.game.move} {orders[0]}" if orders else "#MOVE ORDER"
             text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
                      f"or write to {cfg.address}. A good order message, whole:\n\n"

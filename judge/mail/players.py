@@ -412,13 +412,11 @@ def compact(lines: list[str], players: list[str]) -> list[str]:
     (an auction's bids) become the first, how many more alike, and the last."""
     names = re.compile(r"\b(" + "|".join(map(re.escape, players)) + r")\b")
 
-    def shape(line: str) -> str:
-        return _NUMBERS.sub("#", names.sub("P", line.split(" ", 1)[-1]))
-
+    shapes = [_NUMBERS.sub("#", names.sub("P", line.split(" ", 1)[-1])) for line in lines]
     out, i = [], 0
     while i < len(lines):
         j = i
-        while j + 1 < len(lines) and shape(lines[j + 1]) == shape(lines[i]):
+        while j + 1 < len(lines) and shapes[j + 1] == shapes[i]:
             j += 1
         if j - i >= 2:
             out += [lines[i], f"... and {j - i - 1} more like it ...", lines[j]]
