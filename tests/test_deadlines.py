@@ -72,3 +72,11 @@ def test_a_game_without_deadline_is_left_alone(tmp_path):
     new_game(site, name="slow")
     site.take()
     assert tick(site, T0 + 10000 * H) == ([], [])
+
+
+def test_a_missed_secret_order_is_announced_without_its_words():
+    from judge.game import Game
+
+    rumors = Game.new("rumors", ["a", "b", "c"], seed=5)
+    assert deadlines._public(rumors, "bag Edison Nile") == "a secret order"  # another's roll-phase bag
+    assert deadlines._public(rumors, "pass") == "'pass'"

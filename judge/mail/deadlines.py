@@ -60,7 +60,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                 order, how = missed_order(game, mg, player)
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
-                               f"({shown(mg.m['deadline'])}); the judge ordered '{order}' for them ({how}).")
+                               f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")
             if not notices:
                 return []
             outcome = "; ".join(notices)
@@ -92,6 +92,13 @@ def count_missed(mg, late: list[str]) -> list[str]:
             notices.append(f"{player} has missed {entry['missed']} deadlines and is marked absent: the judge's "
                            "bot plays for them at each deadline (the game master may mark them present).")
     return notices
+
+
+def _public(game, order: str) -> str:
+    """The missed order as every player may read it: quoted, or "a secret order" (a roll-phase
+    bag), as the public record shows it (the ruleset's public_order)."""
+    shown_ = game.ruleset.public_order(order)
+    return f"'{shown_}'" if shown_ is not None else "a secret order"
 
 
 def missed_order(game, mg, player: str) -> tuple[str, str]:

@@ -341,8 +341,9 @@ class Run:
         self.cut = self.cut or bool(accepted.unjudged)
         self.applied += len(accepted)
         if prefix:  # (a standing order given for a player stays secret)
-            self.notices += [f"The game master gave the order '{o}' for {actor}." for o in accepted
-                             if not isinstance(o, standing.Command)]
+            public = [self.game.ruleset.public_order(str(o)) for o in accepted if not isinstance(o, standing.Command)]
+            self.notices += [f"The game master gave the order '{o}' for {actor}." if o is not None  # (as the
+                             else f"The game master gave a secret order for {actor}." for o in public]  # public record)
         if any(isinstance(o, standing.Command) for o in accepted):
             self.show_report = True  # the report lists the player's standing orders
 
