@@ -78,6 +78,9 @@ def load(path: Path | None) -> Config:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     if ("smtp" in data) == ("maildir" in data):
         raise UsageError(f"{where} needs exactly one of [smtp] and [maildir] for outgoing mail")
+    for table in ("smtp", "maildir"):
+        if table in data and not isinstance(data[table], dict):
+            raise UsageError(f"{where}: {table} must be a table [{table}]")
     base = path.parent
     games = base / data["games"]
     if not games.is_dir():
