@@ -948,20 +948,14 @@ class StockRound(Ruleset):
 
     def do_done(self, state, order) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
-        if self.new_rules:
-            if state["or_in_set"] < state["or_count"]:
-                self.next_operating_round(state)
-            elif state["broken"]:
-                self.finish(state, "the bank is broken")
-            elif state["round"] >= state["options"]["rounds"]:
-                self.finish(state, f"{plural(state['round'], 'set')} of operating rounds have been played")
-            else:
-                self.start_stock_round(state)
-            return
-        if state["broken"]:
+        # version 2 counts sets of operating rounds (one set after each stock round); version 1 operating rounds
+        played, what = (state["round"], "set") if self.new_rules else (state["or_round"], "operating round")
+        if self.new_rules and state["or_in_set"] < state["or_count"]:
+            self.next_operating_round(state)
+        elif state["broken"]:
             self.finish(state, "the bank is broken")
-        elif state["or_round"] >= state["options"]["rounds"]:
-            self.finish(state, f"{plural(state['or_round'], 'operating round')} have been played")
+        elif played >= state["options"]["rounds"]:
+            self.finish(state, f"{plural(played, what)}{' of operating rounds' if self.new_rules else ''} have been played")
         else:
             self.start_stock_round(state)
 
