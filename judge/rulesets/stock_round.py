@@ -1120,15 +1120,18 @@ class StockRound(Ruleset):
     def cheapest_buy(self, state, player) -> str | None:
         """`auto buy cheapest company`: a share from the company of the cheapest started
         company (the first listed among equals) that `player` may buy, or None."""
-        cheapest = sorted(self.started(state), key=lambda co: self.price(state, co))
-        return next((f"buy {co} company" for co in cheapest if not self.why_not_buy(state, player, co, "company")), None)
+        return self.first_buy(state, player, sorted(self.started(state), key=lambda co: self.price(state, co)))
 
     def float_buy(self, state, player) -> str | None:
         """`auto buy to float`: a share from the company of the started company nearest to
         floating (fewest new shares left) that `player` may buy, or None."""
         unfloated = sorted((co for co in self.started(state) if not state["companies"][co].get("floated", True)),
                            key=lambda co: state["companies"][co]["ipo"])
-        return next((f"buy {co} company" for co in unfloated if not self.why_not_buy(state, player, co, "company")), None)
+        return self.first_buy(state, player, unfloated)
+
+    def first_buy(self, state, player, companies) -> str | None:
+        """A share from the company of the first of `companies` that `player` may buy, or None."""
+        return next((f"buy {co} company" for co in companies if not self.why_not_buy(state, player, co, "company")), None)
 
     def standing_stops(self, state, order, player, text):
         if text != "auto pass" or order.verb != "sell":
