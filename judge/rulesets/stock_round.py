@@ -36,6 +36,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def fewest_shares_but_of(buying: str):
+    """The key that ranks emergency sales `sell CO N`: of a company other than `buying` first, fewest shares first."""
+    return lambda o: (o.split()[1] == buying, int(o.split()[2]))
+
+
 @register
 class StockRound(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
@@ -1111,7 +1116,7 @@ class StockRound(Ruleset):
             sales = [o for o in sales if o.split()[1] in listed]
             key = (lambda o: (listed.index(o.split()[1]), int(o.split()[2])))
         else:
-            key = (lambda o: (o.split()[1] == buying, int(o.split()[2])))
+            key = fewest_shares_but_of(buying)
         if not sales:
             which = f"of {', '.join(listed)}" if listed else "at all"
             raise IllegalOrder(f"you must raise ${self.due(state)} for {buying}'s train and can sell no shares {which}")
@@ -1193,7 +1198,7 @@ class StockRound(Ruleset):
         if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
             if orders == ["bankrupt"]:
                 return "bankrupt"
-            return min(orders, key=lambda o: (o.split()[1] == view["emergency"]["company"], int(o.split()[2])))
+            return min(orders, key=fewest_shares_but_of(view["emergency"]["company"]))
         if view["sale"]:
             co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
             return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
