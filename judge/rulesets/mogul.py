@@ -518,7 +518,7 @@ class Mogul(Ruleset):
         pot (with the chips it has now), then take or sell as bot_order would."""
         if then is not None or view["phase"] != "auction":
             return []
-        me = next(p for p in view["players"] if p["name"] == view["player"])
+        me = self.me_in(view)
         take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
         def limit(reserve: float) -> int:
             n = 0
@@ -554,7 +554,7 @@ class Mogul(Ruleset):
         """Bid while winning the choice is worth more than the chips; then take or sell
         whichever is worth more; as second, sell when the price beats the shares' premiums."""
         orders = view["orders"]
-        me = next(p for p in view["players"] if p["name"] == view["player"])
+        me = self.me_in(view)
         take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
         held = me["shares"].get(view["revealed"]["border"], 0)
         if view["phase"] == "auction":

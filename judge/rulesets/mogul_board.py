@@ -21,6 +21,11 @@ from ..ruleset import emit, fail, register
 from .mogul import CRASH, Mogul, border, company
 
 
+def shares_of(n: int, colour: str) -> str:
+    """'1 red share', '3 red shares'."""
+    return f"{n} {colour} share{'s' if n != 1 else ''}"
+
+
 @register
 class MogulBoard(Mogul):
     name = "mogul-board"
@@ -187,7 +192,7 @@ class MogulBoard(Mogul):
         colour = self.sell_colour(state)
         build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
-        shares = f"{held} {colour} share{'s' if held != 1 else ''}"
+        shares = shares_of(held, colour)
         if not held:
             sell = f"sell (nothing: no {colour} shares)"
         else:
@@ -263,7 +268,7 @@ class MogulBoard(Mogul):
             return "sell"
         if w[1] == "none" or int(w[1]) == 0:
             return "sell none" if held or "sell none" in self.action_orders(state, player) else "sell"
-        raise IllegalOrder(f"you hold {held} {colour} share{'s' if held != 1 else ''}, and a sale is all of them or none")
+        raise IllegalOrder(f"you hold {shares_of(held, colour)}, and a sale is all of them or none")
 
     def standing_examples(self, state, player):
         return ["bid until pot 4", "if winner take", "if winner sell all", "if second sell all",
@@ -434,7 +439,7 @@ class MogulBoard(Mogul):
 
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
-        sell = (f"all your {held} {colour} share{'s' if held != 1 else ''} at {self.held_by_all(state, colour)} points each" if held
+        sell = (f"all your {shares_of(held, colour)} at {self.held_by_all(state, colour)} points each" if held
                 else f"nothing: you hold no {colour} shares")
         out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
         out += [Form("sell none", note=f"keep your {colour} shares" if held else "the same")] * ("sell none" in orders)

@@ -36,6 +36,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def fewest_shares_but_of(buying: str):
+    """The key that ranks emergency sales `sell CO N`: of a company other than `buying` first, fewest shares first."""
+    return lambda o: (o.split()[1] == buying, int(o.split()[2]))
+
+
 @register
 class StockRound(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
@@ -948,20 +953,14 @@ class StockRound(Ruleset):
 
     def do_done(self, state, order) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
-        if self.new_rules:
-            if state["or_in_set"] < state["or_count"]:
-                self.next_operating_round(state)
-            elif state["broken"]:
-                self.finish(state, "the bank is broken")
-            elif state["round"] >= state["options"]["rounds"]:
-                self.finish(state, f"{plural(state['round'], 'set')} of operating rounds have been played")
-            else:
-                self.start_stock_round(state)
-            return
-        if state["broken"]:
+        # version 2 counts sets of operating rounds (one set after each stock round); version 1 operating rounds
+        played, what = (state["round"], "set") if self.new_rules else (state["or_round"], "operating round")
+        if self.new_rules and state["or_in_set"] < state["or_count"]:
+            self.next_operating_round(state)
+        elif state["broken"]:
             self.finish(state, "the bank is broken")
-        elif state["or_round"] >= state["options"]["rounds"]:
-            self.finish(state, f"{plural(state['or_round'], 'operating round')} have been played")
+        elif played >= state["options"]["rounds"]:
+            self.finish(state, f"{plural(played, what)}{' of operating rounds' if self.new_rules else ''} have been played")
         else:
             self.start_stock_round(state)
 
@@ -1117,7 +1116,7 @@ class StockRound(Ruleset):
             sales = [o for o in sales if o.split()[1] in listed]
             key = (lambda o: (listed.index(o.split()[1]), int(o.split()[2])))
         else:
-            key = (lambda o: (o.split()[1] == buying, int(o.split()[2])))
+            key = fewest_shares_but_of(buying)
         if not sales:
             which = f"of {', '.join(listed)}" if listed else "at all"
             raise IllegalOrder(f"you must raise ${self.due(state)} for {buying}'s train and can sell no shares {which}")
@@ -1126,15 +1125,18 @@ class StockRound(Ruleset):
     def cheapest_buy(self, state, player) -> str | None:
         """`auto buy cheapest company`: a share from the company of the cheapest started
         company (the first listed among equals) that `player` may buy, or None."""
-        cheapest = sorted(self.started(state), key=lambda co: self.price(state, co))
-        return next((f"buy {co} company" for co in cheapest if not self.why_not_buy(state, player, co, "company")), None)
+        return self.first_buy(state, player, sorted(self.started(state), key=lambda co: self.price(state, co)))
 
     def float_buy(self, state, player) -> str | None:
         """`auto buy to float`: a share from the company of the started company nearest to
         floating (fewest new shares left) that `player` may buy, or None."""
         unfloated = sorted((co for co in self.started(state) if not state["companies"][co].get("floated", True)),
                            key=lambda co: state["companies"][co]["ipo"])
-        return next((f"buy {co} company" for co in unfloated if not self.why_not_buy(state, player, co, "company")), None)
+        return self.first_buy(state, player, unfloated)
+
+    def first_buy(self, state, player, companies) -> str | None:
+        """A share from the company of the first of `companies` that `player` may buy, or None."""
+        return next((f"buy {co} company" for co in companies if not self.why_not_buy(state, player, co, "company")), None)
 
     def standing_stops(self, state, order, player, text):
         if text != "auto pass" or order.verb != "sell":
@@ -1196,7 +1198,7 @@ class StockRound(Ruleset):
         if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
             if orders == ["bankrupt"]:
                 return "bankrupt"
-            return min(orders, key=lambda o: (o.split()[1] == view["emergency"]["company"], int(o.split()[2])))
+            return min(orders, key=fewest_shares_but_of(view["emergency"]["company"]))
         if view["sale"]:
             co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
             return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
