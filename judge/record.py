@@ -111,16 +111,12 @@ def text(game: Game, name: str) -> str:
 
 def export(game: Game, name: str, out) -> None:
     """Write the record to `out` atomically."""
-    import os
-
-    from .gamefile import _sync_dir, _write_temp
+    from .gamefile import write_atomic
 
     out = Path(out).absolute()
     if not out.parent.is_dir():
         raise GameFileError(f"no directory {out.parent} for the record")
-    tmp = _write_temp(out, text(game, name))
-    os.replace(tmp, out)
-    _sync_dir(out)
+    write_atomic(out, text(game, name))
 
 
 def load_game(path) -> Game:
