@@ -18,7 +18,7 @@ import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import corrections, record
+from . import corrections, gamefile, record
 from .errors import JudgeError
 
 GIT_TIMEOUT = 20  # seconds for one git command
@@ -60,7 +60,7 @@ def commit(game, name: str, repo) -> str:
             return ""
         path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(new, encoding="utf-8")
+        gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
         message = describe(_read(old), built)
         if old is None:  # a new file; a tracked one is committed from the work tree directly
             _git(repo, "add", "--", where)
