@@ -53,7 +53,13 @@ def public_log(game: Game) -> list[str]:
     they carry out are ordinary entries)."""
     if game.is_over():
         return list(game.log)
-    return [public_entry(game, e) for e in game.log if not standing.is_secret_entry(e)]
+    return public_entries(game, game.log)
+
+
+def public_entries(game: Game, entries) -> list[str]:
+    """Log entries as the public saw them while the game runs, standing orders left out (the
+    running log, and the orders a rollback undid)."""
+    return [public_entry(game, e) for e in entries if not standing.is_secret_entry(e)]
 
 
 def build(game: Game, name: str) -> dict:
