@@ -14,6 +14,11 @@ MAX_FILE = 64 * 1024 * 1024
 
 
 def parse(raw: bytes, where: str) -> Game:
+    return Game.from_dict(parse_toml(raw, where), where)
+
+
+def parse_toml(raw: bytes, where: str) -> dict:
+    """The file's TOML contents (the log kept as text when it can be), or GameFileError."""
     import tomllib  # here: `judge new` reads no game file
 
     try:
@@ -26,7 +31,7 @@ def parse(raw: bytes, where: str) -> Game:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise GameFileError(f"{where} is not valid TOML: {e}") from None
-    return Game.from_dict(data, where)
+    return data
 
 
 def _fast_parse(text: str) -> dict | None:

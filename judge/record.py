@@ -15,7 +15,6 @@ public leaves it byte for byte the same.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 from . import standing
@@ -130,13 +129,9 @@ def load_game(path) -> Game:
     from . import gamefile
 
     path = Path(path)
-    raw = gamefile.read_bytes(path)
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return gamefile.parse(raw, str(path))  # the game file's own clear message
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind
     if data.get("record") != KIND:
-        return gamefile.parse(raw, str(path))
+        return Game.from_dict(data, str(path))
     if not isinstance(data.get("game_file"), dict):
         raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
                             "so it can be checked only once the game is over")
