@@ -18,7 +18,7 @@ import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import corrections, record
+from . import corrections, gamefile, record
 from .errors import JudgeError
 
 GIT_TIMEOUT = 20  # seconds for one git command
@@ -60,7 +60,7 @@ def commit(game, name: str, repo) -> str:
             return ""
         path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(new, encoding="utf-8")
+        gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
         message = describe(_read(old), built)
         if old is None:  # a new file; a tracked one is committed from the work tree directly
             _git(repo, "add", "--", where)
@@ -137,25 +137,22 @@ def describe(old: dict | None, new: dict) -> str:
         said = ["new game for " + ", ".join(new["players"])]
     else:
         said = [corrections.describe(c) for c in new.get("corrections", [])[len(old.get("corrections", [])):]]
-        if new["log"][:len(old["log"])] == old["log"]:  # orders added (not undone by a rollback)
+        added = None  # the orders added, when none was undone by a rollback
+        if new["log"][:len(old["log"])] == old["log"]:
+            added = new["log"][len(old["log"]):]
             events = _new_events(old["view"].get("events", []), new["view"].get("events", []))
             said += [e["text"].rstrip(".") for e in events]
             if not said:
-                said = [e.partition(" ")[2] for e in new["log"][len(old["log"]):]]
+                said = [e.partition(" ")[2] for e in added]
         if new["complete"] and not old["complete"]:
             said.append("the game is over: the record is complete")
-        first = _first_new_move(old, new)
+        first = int(added[0].split(" ", 1)[0]) if added else None
         if first is not None and first != new["move"]:
             head = f"{new['ruleset']}/{new['game']}: move {first}"
     subject = f"{head}, " + "; ".join(said) if said else head
     if len(subject) <= MAX_SUBJECT:
         return subject
     return subject[:MAX_SUBJECT - 3] + "...\n\n" + "\n".join(said)
-
-
-def _first_new_move(old: dict, new: dict) -> int | None:
-    added = new["log"][len(old["log"]):] if new["log"][:len(old["log"])] == old["log"] else []
-    return int(added[0].split(" ", 1)[0]) if added else None
 
 
 def _new_events(old: list[dict], new: list[dict]) -> list[dict]:

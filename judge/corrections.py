@@ -114,14 +114,11 @@ def seats(game: Game) -> dict:
 
 def public(game: Game) -> list[dict]:
     """The trace as the public may read it while the game runs."""
-    from .record import public_entry
+    from .record import public_entries
 
     if game.is_over():
         return game.corrections
-    from .standing import is_secret_entry
-
-    return [{**c, "undone": [public_entry(game, e) for e in c["undone"] if not is_secret_entry(e)]}
-            if "undone" in c else c for c in game.corrections]
+    return [{**c, "undone": public_entries(game, c["undone"])} if "undone" in c else c for c in game.corrections]
 
 
 def describe(c: dict) -> str:

@@ -14,6 +14,11 @@ MAX_FILE = 64 * 1024 * 1024
 
 
 def parse(raw: bytes, where: str) -> Game:
+    return Game.from_dict(parse_toml(raw, where), where)
+
+
+def parse_toml(raw: bytes, where: str) -> dict:
+    """The file's TOML contents (the log kept as text when it can be), or GameFileError."""
     import tomllib  # here: `judge new` reads no game file
 
     try:
@@ -26,7 +31,7 @@ def parse(raw: bytes, where: str) -> Game:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise GameFileError(f"{where} is not valid TOML: {e}") from None
-    return Game.from_dict(data, where)
+    return data
 
 
 def _fast_parse(text: str) -> dict | None:
@@ -88,13 +93,13 @@ def dumps(game: Game) -> str:
     return f"{head}{orderlog.HEADER}\n{lines}]\n" if lines else f"{head}{orderlog.HEADER}]\n"
 
 
-def _write_temp(path: Path, text: str) -> str:
+def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
     """A new temporary file beside `path` holding `text`, flushed to disk. (Named by the
     process id rather than by `tempfile`, whose import costs more than the write.)"""
     for k in range(1000):
         tmp = str(path.parent / f".{path.name}.{os.getpid()}-{k}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
             break
         except FileExistsError:  # another thread's, or left by a crashed process
             continue
@@ -119,12 +124,23 @@ def _sync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def save(game: Game, path) -> None:
-    """Replace the game file atomically (temporary file, fsync, rename)."""
+def write_atomic(path, text: str, mode: int = 0o600) -> None:
+    """Replace the file at `path` with `text` atomically (temporary file beside it, fsync,
+    rename, fsync of the directory): a crash leaves the old file or the new, never half of
+    one. The game file, the public record and the archive's copy of it are all written so."""
     path = Path(path).absolute()
-    tmp = _write_temp(path, dumps(game))
-    os.replace(tmp, path)
+    tmp = _write_temp(path, text, mode)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
     _sync_dir(path)
+
+
+def save(game: Game, path) -> None:
+    """Replace the game file atomically."""
+    write_atomic(path, dumps(game))
 
 
 def create(game: Game, path) -> None:

@@ -15,7 +15,6 @@ public leaves it byte for byte the same.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 from . import standing
@@ -53,7 +52,13 @@ def public_log(game: Game) -> list[str]:
     they carry out are ordinary entries)."""
     if game.is_over():
         return list(game.log)
-    return [public_entry(game, e) for e in game.log if not standing.is_secret_entry(e)]
+    return public_entries(game, game.log)
+
+
+def public_entries(game: Game, entries) -> list[str]:
+    """Log entries as the public saw them while the game runs, standing orders left out (the
+    running log, and the orders a rollback undid)."""
+    return [public_entry(game, e) for e in entries if not standing.is_secret_entry(e)]
 
 
 def build(game: Game, name: str) -> dict:
@@ -111,16 +116,12 @@ def text(game: Game, name: str) -> str:
 
 def export(game: Game, name: str, out) -> None:
     """Write the record to `out` atomically."""
-    import os
-
-    from .gamefile import _sync_dir, _write_temp
+    from .gamefile import write_atomic
 
     out = Path(out).absolute()
     if not out.parent.is_dir():
         raise GameFileError(f"no directory {out.parent} for the record")
-    tmp = _write_temp(out, text(game, name))
-    os.replace(tmp, out)
-    _sync_dir(out)
+    write_atomic(out, text(game, name))
 
 
 def load_game(path) -> Game:
@@ -128,13 +129,9 @@ def load_game(path) -> Game:
     from . import gamefile
 
     path = Path(path)
-    raw = gamefile.read_bytes(path)
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return gamefile.parse(raw, str(path))  # the game file's own clear message
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind
     if data.get("record") != KIND:
-        return gamefile.parse(raw, str(path))
+        return Game.from_dict(data, str(path))
     if not isinstance(data.get("game_file"), dict):
         raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
                             "so it can be checked only once the game is over")
