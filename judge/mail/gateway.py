@@ -24,7 +24,7 @@ from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder,
 from .journal import general_log, iso, journal_path, record
 from .mailgame import MailGame, message_key
 from .parse import is_address
-from .outbox import MailError, compose, write_synced
+from .outbox import MailError, compose
 from ..report import render
 from ..ruleset import GM
 
@@ -140,10 +140,7 @@ def _reply_path(cfg, game: str, key: str) -> Path:
 def keep_reply(cfg, game: str, key: str, text: str) -> None:
     path = _reply_path(cfg, game, key)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    write_synced(tmp, text.encode("utf-8"))
-    os.replace(tmp, path)
+    gamefile.write_atomic(path, text)  # (0600, and the directory synced: it survives a crash)
 
 
 def kept_reply(cfg, game: str, key: str) -> str:
