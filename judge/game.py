@@ -355,9 +355,18 @@ class Game:
     def replay(self) -> "Game":
         """A new game built from the header and the log alone."""
         rng = Rng(self.rng.seed)
-        state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
+        rs = self.ruleset
+        state = self._initial_state(rs, self.players, self.options, rng, self.setup)
         log, i = list(self.log), 0  # (a plain list: indexed a few times per entry)
-        while i < len(log):
+        n = len(log)
+
+        def given(who: str, cut_now: bool, given_: list[str], round_: int | None) -> None:
+            """Give the standing commands logged right after, before anything is carried out
+            (each for the round its entry names)."""
+            while (j := i + 1 + len(given_)) < n and self._given_with(log[j], who, state["move"]):
+                standing.give(rs, state, given_, *standing.command_from_log(rs, state, who, log[j].split(" ", 2)[2]))
+
+        while i < n:
             entry = log[i]
             m = _LOG_ENTRY.match(entry)
             if not m:
@@ -366,29 +375,24 @@ class Game:
             if move != state["move"]:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
-
-            def given(who: str, cut_now: bool, given_: list[str], round_: int | None) -> None:
-                """Give the standing commands logged right after, before anything is carried out
-                (each for the round its entry names)."""
-                while (j := i + 1 + len(given_)) < len(log) and self._given_with(log[j], who, state["move"]):
-                    standing.give(self.ruleset, state, given_,
-                                  *standing.command_from_log(self.ruleset, state, who, log[j].split(" ", 2)[2]))
-
             try:
                 if standing.is_secret_entry(entry):
-                    standing.apply_command(self.ruleset, state, *standing.command_from_log(self.ruleset, state, player, text))
+                    standing.apply_command(rs, state, *standing.command_from_log(rs, state, player, text))
                     standing.settle(self, state, rng, carried, actor=player, extra=given)
                 else:
                     order = self._parse(state, player, text, text)
                     self._apply(state, order, rng)
-                    standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
+                    # (without standing orders, and none given right after, there is nothing to settle)
+                    if "standing" in state or (i + 1 < n and standing.is_secret_entry(log[i + 1])):
+                        standing.settle(self, state, rng, carried, after=order, actor=player, extra=given)
             except JudgeError as e:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
-            logged = log[i + 1:i + 1 + len(carried)]
-            if logged != carried:
-                k = next(k for k, e in enumerate(carried) if k >= len(logged) or logged[k] != e)
-                raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
-                                    f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
+            if carried:
+                logged = log[i + 1:i + 1 + len(carried)]
+                if logged != carried:
+                    k = next(k for k, e in enumerate(carried) if k >= len(logged) or logged[k] != e)
+                    raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
+                                        f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
         return self._like(state, rng)
 

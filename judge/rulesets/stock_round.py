@@ -67,11 +67,11 @@ class StockRound(Ruleset):
         return self.version >= NEW_RULES
 
     # ---- components ---------------------------------------------------------------------
-    @property
+    @cached_property  # (read for nearly every order)
     def companies(self) -> list[str]:
         return list(self.data["companies"])
 
-    @property
+    @cached_property
     def grid(self) -> list[list[int]]:
         return self.data["market"]["grid"]
 
