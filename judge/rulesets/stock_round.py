@@ -97,6 +97,16 @@ class StockRound(Ruleset):
         pars = {tuple(rc) for rc in self.data["market"]["par"]}
         return [[((r, c), price, (r, c) in pars) for c, price in enumerate(row)] for r, row in enumerate(self.grid)]
 
+    @lru_cache(maxsize=1024)  # (every view shows the market; it changes only when a token moves)
+    def market(self, placed: tuple) -> list[list[dict]]:
+        """The market's spaces with the tokens `placed` ((row, column), company) on them, for
+        views (shared between them: read only)."""
+        tokens = {}
+        for rc, co in placed:
+            tokens.setdefault(rc, []).append(co)
+        return [[{"price": price, "par": par, "tokens": tokens.get(rc, [])} for rc, price, par in row]
+                for row in self.market_cells]
+
     def cell(self, row: int, col: int) -> int:
         grid = self.grid
         return grid[row][max(0, min(col, len(grid[0]) - 1))]
@@ -327,16 +337,23 @@ class StockRound(Ruleset):
         10 is accepted)."""
         orders = []
         kind = self.next_train(state)
-        for co in self.operating(state):
+        operating = self.operating(state)
+        trading = self.new_rules and not self.why_no_trades(state)
+        limit = self.train_limit(state)
+        for co in operating:
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
-            # (why_not_trade refuses every trade of a company that traded this round, and with itself)
-            for seller in self.operating(state) if self.new_rules and co not in state["traded"] else ():
+            # (why_not_trade refuses every trade before the phase of trades, of a company that
+            # traded this round or is at its train limit, and with itself; past those, only a
+            # price above the buyer's treasury)
+            c = state["companies"][co]
+            buys = trading and co not in state["traded"] and len(c["trains"]) < limit
+            for seller in operating if buys else ():
                 if seller == co:
                     continue
                 for t in sorted(set(state["companies"][seller]["trains"])):
                     orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
-                               if not self.why_not_trade(state, co, t, seller, price)]
+                               if price <= c["treasury"]]
             if co in state["operated"]:
                 continue
             orders.append(f"operate {co} 0 withhold")
@@ -569,9 +586,9 @@ class StockRound(Ruleset):
     def why_not_trade(self, state, buyer, kind, seller, price) -> str:
         """1830: from phase 3 a company may buy a train of another company at any agreed price
         of at least $1. The judge's choice: one such purchase per company and operating round."""
-        trade_from, phase = self.train_types()[1], self.phase_train(state)
-        if self.train_types().index(phase["type"]) < 1:
-            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        why = self.why_no_trades(state)
+        if why:
+            return why
         if seller == buyer:
             return f"{buyer} cannot buy its own train"
         if kind not in state["companies"][seller]["trains"]:
@@ -583,8 +600,16 @@ class StockRound(Ruleset):
             return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
         if buyer in state["traded"]:
             return f"{buyer} has bought a train from another company in this operating round already"
-        if len(c["trains"]) >= phase["limit"]:
-            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {phase['limit']}"
+        limit = self.train_limit(state)
+        if len(c["trains"]) >= limit:
+            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
+        return ""
+
+    def why_no_trades(self, state) -> str:
+        """Why no company may buy a train of another now (the phase), or ""."""
+        trade_from = self.train_types()[1]
+        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
         return ""
 
     def why_not_done(self, state) -> str:
@@ -996,12 +1021,8 @@ class StockRound(Ruleset):
 
     # ---- views --------------------------------------------------------------------------
     def view(self, state, player) -> dict:
-        tokens = {}
-        for co in self.started(state):
-            tokens.setdefault(tuple(state["companies"][co]["token"]), []).append(co)
-        market = [[{"price": price, "par": par, "tokens": tokens.get(rc, [])} for rc, price, par in row]
-                  for row in self.market_cells]
-        companies = []
+        market = self.market(tuple((tuple(state["companies"][co]["token"]), co) for co in self.started(state)))
+        companies, operating = [], self.operating(state)
         for co in self.companies:
             c = state["companies"][co]
             companies.append({
@@ -1010,7 +1031,7 @@ class StockRound(Ruleset):
                 "pool_price": self.pool_price(state, co) if c["token"] else 0,
                 "treasury": c["treasury"], "trains": list(c["trains"]), "pool": c["pool"], "new": c["ipo"],
                 "held": c["held"], "offered": c["offered"], "holders": {p: n for p, n in c["shares"].items() if n},
-                "floated": co in self.operating(state),
+                "floated": co in operating,
             })
         standings = self.standings(state)
         worth = {r["player"]: r["score"] for r in standings}
@@ -1032,7 +1053,7 @@ class StockRound(Ruleset):
             sale = {"company": s["company"], "seller": s["seller"], "left": s["left"], "price": self.price(state, s["company"]),
                     "deciding": "company" if head == COMPANY else head, "awaiting": self.awaiting(state)[0],
                     "still_asked": [s["company"] if q == COMPANY else q for q in s["queue"]]}
-        nxt = self.next_train(state)
+        nxt, phase = self.next_train(state), self.phase_train(state)
         return {
             "title": self.title, "round": state["round"], "operating_round": state["or_round"],
             "rounds": state["options"]["rounds"], "phase": state["phase"], "bank": state["bank"], "broken": state["broken"],
@@ -1040,8 +1061,8 @@ class StockRound(Ruleset):
             "market": market, "companies": companies, "players": players, "sale": sale,
             "reissue": list(state["reissue"]), "operated": list(state["operated"]), "passed": passed,
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
-            "train_phase": self.phase_train(state)["type"], "phase_rounds": self.phase_train(state)["rounds"],
-            "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": self.train_limit(state),
+            "train_phase": phase["type"], "phase_rounds": phase["rounds"],
+            "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": phase["limit"],
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
             "standings": standings,
         }
