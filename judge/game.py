@@ -349,7 +349,8 @@ class Game:
         # A secret order in a simultaneous phase does not end the move for the others.
         if not (len(before) > 1 and set(after) == set(before) - {order.player}):
             state["move"] += 1
-        del state["events"][:-KEEP_EVENTS]
+        if len(state["events"]) > KEEP_EVENTS:
+            del state["events"][:-KEEP_EVENTS]
 
     # ---- replay -------------------------------------------------------------------------
     def replay(self) -> "Game":
