@@ -218,3 +218,23 @@ def test_two_deliveries_for_the_same_game_at_the_same_moment_are_both_applied(si
     assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
     assert len(game.meta["mail"]["seen"]) == 2
     assert not game.differences(game.replay())
+
+
+def test_a_redelivered_password_change_gets_its_first_answer_and_changes_nothing(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    new = "kangaroo-river-42"
+    raw = message(address(first), orders(first, pw[first], f"set password {new}", "bid"), message_id="<pw@players.test>")
+    first_answer = reply(send(site, raw), address(first))
+    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
+    saved = site.game_path().read_bytes()
+    again = send(site, raw)  # the MTA delivers it again: its password is no longer the player's
+    assert len(again) == 1 and text(again[0]) == first_answer
+    assert site.game_path().read_bytes() == saved
+    # the same Message-ID from another address learns nothing: the usual refusal, no kept answer
+    forged = send(site, message("mallory@evil.test", orders(first, "guess-guess", "bid"), message_id="<pw@players.test>"))
+    assert len(forged) == 1 and "not right" in text(forged[0]) and "OK      bid" not in text(forged[0])
+    assert site.game_path().read_bytes() == saved
+    mails = send(site, message(address(first), orders(first, new)))
+    assert "Nothing to apply." in reply(mails, address(first))

@@ -173,6 +173,12 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             if not mg.enabled:
                 log(outcome="refused: not a mail game")
                 return f"{head}: this game is not played by mail. Nothing was changed.", 0
+            # A message delivered again gets its first answer, though its password may have
+            # changed since (by this very message): the answer goes to the address it went to.
+            if mg.seen(key) and mg.from_registered(cfg, mg.named(block.player), msg.sender):
+                log(outcome="duplicate: handled before, its answer sent again")
+                return kept_reply(cfg, block.game, key) or (
+                    f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if refusal:
                 if owner:
@@ -181,10 +187,6 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
-            if mg.seen(key):
-                log(outcome="duplicate: handled before, its answer sent again")
-                return kept_reply(cfg, block.game, key) or (
-                    f"{head}: this message was handled before; nothing was done again."), 0
             run = Run(game.copy(), block.game, who, cfg, now=now)
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
