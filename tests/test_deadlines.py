@@ -80,3 +80,20 @@ def test_a_missed_secret_order_is_announced_without_its_words():
     rumors = Game.new("rumors", ["a", "b", "c"], seed=5)
     assert deadlines._public(rumors, "bag Edison Nile") == "a secret order"  # another's roll-phase bag
     assert deadlines._public(rumors, "pass") == "'pass'"
+
+
+def test_the_game_masters_reminder_does_not_promise_a_default_order(tmp_path):
+    site = make_site(tmp_path)
+    pw = new_game(site, deadline=48, grace=6, remind=12, ruleset="stock-round")
+    site.take()
+    for player in ("alice", "bob", "carol"):  # everyone passes: the operating round awaits the game master
+        gateway.handle(message(address(player), f"game g1\nplayer {player} {pw[player]}\npass\n"), site.cfg, site.outbox(), T0)
+    site.take()
+    assert site.load().awaiting() == ["gm"]
+    done, mails = tick(site, T0 + 36 * H)
+    assert done == ["g1: reminded gm"] and [m["To"] for m in mails] == [GM_ADDRESS]
+    body = text(mails[0])
+    assert "the default order for you" not in body
+    assert "The judge gives no default order for the game master: the game waits for your orders." in body
+    assert tick(site, T0 + 60 * H) == ([], [])  # and indeed: nothing is given for the game master
+    assert site.load().awaiting() == ["gm"]

@@ -118,7 +118,9 @@ def reminder(cfg, mg, who: str, now: datetime):
     address = cfg.gm if who == GM else mg.address(who)
     game = mg.game
     deadline = parse_time(mg.m["deadline"])
-    if now < deadline:
+    if who == GM:  # never defaulted (see tick_game)
+        when = "The judge gives no default order for the game master: the game waits for your orders."
+    elif now < deadline:
         when = "If none arrives by the deadline, the judge gives the default order for you."
     else:  # the first tick after the deadline came in the grace period
         end = deadline + timedelta(hours=mg.m["grace_hours"])
