@@ -238,3 +238,16 @@ def test_a_redelivered_password_change_gets_its_first_answer_and_changes_nothing
     assert site.game_path().read_bytes() == saved
     mails = send(site, message(address(first), orders(first, new)))
     assert "Nothing to apply." in reply(mails, address(first))
+
+
+def test_a_replace_by_mail_is_stamped_with_the_messages_time_as_the_shell_stamps_its_own(site):
+    pw = new_game(site)
+    site.take()
+    when = T0.replace(year=2027, month=2, day=3, hour=4, minute=5)  # the time the gateway handles the message at
+    answer = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "replace bob dave dave@new.test")), now=when),
+                   GM_ADDRESS)
+    assert "OK      replace bob dave dave@new.test" in answer
+    game = site.load()
+    assert game.corrections == [{"kind": "replace", "time": "2027-02-03T04:05:00Z", "seat": "bob", "player": "dave",
+                                 "previous": "bob", "since": 1}]
+    assert not game.differences(game.replay())

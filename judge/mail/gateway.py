@@ -381,7 +381,7 @@ class Run:
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
                 old = m["players"][self.player(args[:1], "replace PLAYER NEW_ADDRESS")]["address"]
                 player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
-                                                       iso(datetime.now(timezone.utc)), address=args[-1])
+                                                       iso(self.now), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
                 if old != args[-1].lower():
                     self.mails.append(compose(self.cfg, old, f"game {self.name}: you no longer play {player}",
