@@ -518,9 +518,7 @@ class _Tries:
     def save(self, present=None) -> None:
         if present is not None:
             self.count = {k: v for k, v in self.count.items() if k in present}
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(self.count))
-        os.replace(tmp, self.path)
+        gamefile.write_atomic(self.path, json.dumps(self.count))  # synced: a crash keeps the count
 
 
 def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outbox, now) -> None:
