@@ -251,3 +251,21 @@ def test_a_replace_by_mail_is_stamped_with_the_messages_time_as_the_shell_stamps
     assert game.corrections == [{"kind": "replace", "time": "2027-02-03T04:05:00Z", "seat": "bob", "player": "dave",
                                  "previous": "bob", "since": 1}]
     assert not game.differences(game.replay())
+
+
+def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
+    pw = new_game(site, ruleset="stock-round")
+    for player in NAMES:  # everyone passes: the operating round awaits the game master
+        send(site, message(address(player), orders(player, pw[player], "pass")))
+    game = site.load()
+    assert game.awaiting() == ["gm"] and "end game" in game.view("gm")["orders"]
+    help_ = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "help"))), GM_ADDRESS)
+    assert "done, end game" in help_
+    # a line 'end' alone ends a mail's orders: nothing after it is read, nothing is applied
+    answer = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "end", "pass"))), GM_ADDRESS)
+    assert "Nothing to apply." in answer and not site.load().is_over()
+    mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "#4 end game")))
+    assert "  OK      end game\nAll applied." in reply(mails, GM_ADDRESS)
+    game = site.load()
+    assert game.is_over() and game.log[-1] == "4 gm end game" and not game.differences(game.replay())
+    assert all("the game master ends it" in text(m) for m in to(mails, address("alice")))
