@@ -116,7 +116,8 @@ def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
     return tmp
 
 
-def _sync_dir(path: Path) -> None:
+def sync_directory_of(path: Path) -> None:
+    """fsync the directory that holds `path`, so that the file's new name survives a crash."""
     fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -135,7 +136,7 @@ def write_atomic(path, text: str, mode: int = 0o600) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
-    _sync_dir(path)
+    sync_directory_of(path)
 
 
 def save(game: Game, path) -> None:
@@ -155,7 +156,7 @@ def create(game: Game, path) -> None:
         raise GameFileError(f"{path.name} exists already; the judge never overwrites a game") from None
     finally:
         os.unlink(tmp)
-    _sync_dir(path)
+    sync_directory_of(path)
 
 
 @contextmanager

@@ -76,9 +76,9 @@ def short_setup(rounds: int = 3, seed: int = 1) -> dict:
             "start_cards": {p: st["players"][p]["shares"][0] for p in NAMES}}
 
 
-def new_game(site: Site, name="g1", *, deadline=0, grace=0, remind=0, now=T0, setup=None) -> dict:
-    """A mail game of mogul for alice, bob and carol with one observer; its passwords."""
-    game = Game.new("mogul", NAMES, seed=1, setup=setup or {})
+def new_game(site: Site, name="g1", *, deadline=0, grace=0, remind=0, now=T0, setup=None, ruleset="mogul") -> dict:
+    """A mail game of `ruleset` for alice, bob and carol with one observer; its passwords."""
+    game = Game.new(ruleset, NAMES, seed=1, setup=setup or {})
     passwords = mailgame.enable(game, {p: address(p) for p in NAMES}, [OBSERVER], deadline, grace, remind, now)
     box = site.outbox()
     box.commit(name, game, mailgame.MailGame(game, name).welcomes(site.cfg, passwords),

@@ -80,3 +80,54 @@ def test_a_missed_secret_order_is_announced_without_its_words():
     rumors = Game.new("rumors", ["a", "b", "c"], seed=5)
     assert deadlines._public(rumors, "bag Edison Nile") == "a secret order"  # another's roll-phase bag
     assert deadlines._public(rumors, "pass") == "'pass'"
+
+
+def test_the_game_masters_reminder_does_not_promise_a_default_order(tmp_path):
+    site = make_site(tmp_path)
+    pw = new_game(site, deadline=48, grace=6, remind=12, ruleset="stock-round")
+    site.take()
+    for player in ("alice", "bob", "carol"):  # everyone passes: the operating round awaits the game master
+        gateway.handle(message(address(player), f"game g1\nplayer {player} {pw[player]}\npass\n"), site.cfg, site.outbox(), T0)
+    site.take()
+    assert site.load().awaiting() == ["gm"]
+    done, mails = tick(site, T0 + 36 * H)
+    assert done == ["g1: reminded gm"] and [m["To"] for m in mails] == [GM_ADDRESS]
+    body = text(mails[0])
+    assert "the default order for you" not in body
+    assert "The judge gives no default order for the game master: the game waits for your orders." in body
+    assert tick(site, T0 + 60 * H) == ([], [])  # and indeed: nothing is given for the game master
+    assert site.load().awaiting() == ["gm"]
+
+
+def test_a_player_whose_absence_runs_out_is_told_once_that_they_are_back_and_what_awaits_them(site):
+    from judge.report import render
+
+    pw = site.passwords
+    late = site.load().awaiting()[0]
+    idle = next(p for p in NAMES if p != late)
+    for player, until in ((late, "2026-05-05"), (idle, "2026-05-03")):
+        gateway.handle(message(address(player), f"game g1\nplayer {player} {pw[player]}\naway until {until}\n"),
+                       site.cfg, site.outbox(), T0)
+    site.take()
+    tick(site, T0 + 36 * H)  # the reminder
+    # 2026-05-04 00:10: idle's absence has run out; the deadline (and its grace) has passed, late is away
+    done, mails = tick(site, T0 + 60 * H + H / 6)
+    assert done == [f"g1: back from an absence: {idle}"] and [m["To"] for m in mails] == [address(idle)]
+    body = text(mails[0])
+    assert mails[0]["Subject"] == "game g1: you are back, move 1"
+    assert body.startswith(f"Your absence from game g1 has ended (you were away until 2026-05-03).\n"
+                           "The game is not waiting for an order of yours now.\n")
+    assert render(site.load().view(idle)) in body and "Deadline for move 1: 2026-05-03 12:00 UTC" in body
+    # 2026-05-06 00:10: late's has run out too; awaited past the deadline, late gets a whole new one
+    done, mails = tick(site, T0 + 108 * H + H / 6)
+    assert done == [f"g1: back from an absence: {late}"] and [m["To"] for m in mails] == [address(late)]
+    body = text(mails[0])
+    assert body.startswith(f"Your absence from game g1 has ended (you were away until 2026-05-05).\n"
+                           "The game is waiting for your order for move 1.\n")
+    assert render(site.load().view(late)) in body
+    assert "Deadline for move 1: 2026-05-08 00:10 UTC (and 6 hours' grace after it)." in body
+    assert "You are away" not in body and "away_until" not in site.load().meta["mail"]["players"][late]
+    assert site.load().log == []  # not defaulted on coming back
+    assert tick(site, T0 + 108 * H + H / 3) == ([], [])  # told once
+    done, _ = tick(site, T0 + 162 * H + H / 6)  # the new deadline and its grace acts as usual
+    assert f"Missed order: {late} gave no order for move 1 by the deadline (2026-05-08 00:10 UTC)" in done[0]

@@ -218,3 +218,54 @@ def test_two_deliveries_for_the_same_game_at_the_same_moment_are_both_applied(si
     assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
     assert len(game.meta["mail"]["seen"]) == 2
     assert not game.differences(game.replay())
+
+
+def test_a_redelivered_password_change_gets_its_first_answer_and_changes_nothing(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    new = "kangaroo-river-42"
+    raw = message(address(first), orders(first, pw[first], f"set password {new}", "bid"), message_id="<pw@players.test>")
+    first_answer = reply(send(site, raw), address(first))
+    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
+    saved = site.game_path().read_bytes()
+    again = send(site, raw)  # the MTA delivers it again: its password is no longer the player's
+    assert len(again) == 1 and text(again[0]) == first_answer
+    assert site.game_path().read_bytes() == saved
+    # the same Message-ID from another address learns nothing: the usual refusal, no kept answer
+    forged = send(site, message("mallory@evil.test", orders(first, "guess-guess", "bid"), message_id="<pw@players.test>"))
+    assert len(forged) == 1 and "not right" in text(forged[0]) and "OK      bid" not in text(forged[0])
+    assert site.game_path().read_bytes() == saved
+    mails = send(site, message(address(first), orders(first, new)))
+    assert "Nothing to apply." in reply(mails, address(first))
+
+
+def test_a_replace_by_mail_is_stamped_with_the_messages_time_as_the_shell_stamps_its_own(site):
+    pw = new_game(site)
+    site.take()
+    when = T0.replace(year=2027, month=2, day=3, hour=4, minute=5)  # the time the gateway handles the message at
+    answer = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "replace bob dave dave@new.test")), now=when),
+                   GM_ADDRESS)
+    assert "OK      replace bob dave dave@new.test" in answer
+    game = site.load()
+    assert game.corrections == [{"kind": "replace", "time": "2027-02-03T04:05:00Z", "seat": "bob", "player": "dave",
+                                 "previous": "bob", "since": 1}]
+    assert not game.differences(game.replay())
+
+
+def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
+    pw = new_game(site, ruleset="stock-round")
+    for player in NAMES:  # everyone passes: the operating round awaits the game master
+        send(site, message(address(player), orders(player, pw[player], "pass")))
+    game = site.load()
+    assert game.awaiting() == ["gm"] and "end game" in game.view("gm")["orders"]
+    help_ = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "help"))), GM_ADDRESS)
+    assert "done, end game" in help_
+    # a line 'end' alone ends a mail's orders: nothing after it is read, nothing is applied
+    answer = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "end", "pass"))), GM_ADDRESS)
+    assert "Nothing to apply." in answer and not site.load().is_over()
+    mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "#4 end game")))
+    assert "  OK      end game\nAll applied." in reply(mails, GM_ADDRESS)
+    game = site.load()
+    assert game.is_over() and game.log[-1] == "4 gm end game" and not game.differences(game.replay())
+    assert all("the game master ends it" in text(m) for m in to(mails, address("alice")))

@@ -374,3 +374,20 @@ def test_a_piped_message_the_judge_fails_on_is_left_to_the_mta(site, monkeypatch
     assert e.value.exit_code == 75
     assert "failed: ZeroDivisionError" in (site.cfg.games / "mail.log").read_text()
     assert MailGame(site.load(), "g1").m["seen"] == []
+
+
+def test_the_count_of_failed_runs_is_written_to_disk_before_the_run_goes_on(site, tmp_path, monkeypatch):
+    monkeypatch.setattr(gateway, "handle_block", lambda *a: 1 / 0)
+    box = maildir(tmp_path / "in", message(address("bob"), "game g1\nplayer bob x\n"))
+    synced, real_fsync = [], os.fsync
+
+    def fsync(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    gateway.handle_maildir(box, site.cfg, site.outbox(), lambda: T0)
+    tries = box / ".judge-tries.json"
+    assert json.loads(tries.read_text()) == {"000.msg": 1} and stat.S_IMODE(tries.stat().st_mode) == 0o600
+    # a crash (or a power cut) right after cannot lose the count: its file and directory were synced
+    assert any(p.startswith(f"{box}/.") and ".judge-tries.json" in p for p in synced) and str(box) in synced, synced

@@ -377,6 +377,19 @@ def test_game_master_ends_the_game_and_the_richest_wins():
     assert {r["player"]: r["score"] for r in rows} == {"alice": 450, "bob": 450, "carol": 450, "dave": 450}
 
 
+def test_end_game_is_the_game_masters_end_and_a_plain_end_of_older_logs_still_replays():
+    ended = bob_holds_ftr(2)
+    play(ended, "gm: END GAME")  # by mail a line 'end' alone ends the orders: 'end game' is the order
+    assert ended.is_over() and ended.log[-1].endswith(" gm end game")
+    plain = bob_holds_ftr(2)
+    play(plain, "gm: end")  # from the shell, as before
+    assert plain.log == ended.log and not plain.differences(ended)
+    plain.log[-1] = plain.log[-1].removesuffix(" game")  # as logged before 'end game'
+    assert not ended.differences(plain.replay())
+    with pytest.raises(OrderSyntaxError, match="write end game"):
+        bob_holds_ftr(2).submit(GM, ["end now"])
+
+
 def test_the_bank_breaking_ends_the_game_after_the_round():
     g = bob_holds_ftr(2)
     play(g, *OTHERS_PASS, "bob: pass")

@@ -9,6 +9,7 @@ import email.policy
 import re
 
 from .outbox import compose
+from .parse import from_mail_system
 
 _GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
 
@@ -16,7 +17,7 @@ _GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
 def is_bounce(raw: bytes, sender: str) -> bool:
     """A delivery status notification (RFC 3464), or a mail from a MAILER-DAEMON or postmaster."""
     head = raw[:8192].lower()
-    return (sender.split("@")[0] in ("mailer-daemon", "postmaster")
+    return (from_mail_system(sender)
             or b"report-type=delivery-status" in head or b"report-type=\"delivery-status\"" in head)
 
 

@@ -1,7 +1,8 @@
 """`judge tick`, run from cron: reminders before a deadline; after the deadline and its grace,
 each late player's default order (the ruleset's `default_order`), or the built-in bot's for a
 player the game master marked absent (also when the ruleset has no default order). Every
-such missed order is announced to everyone."""
+such missed order is announced to everyone. A player whose `away until DATE` has run out is
+told, alone, that they are back and what the game awaits of them."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -9,6 +10,7 @@ from functools import partial
 
 from .. import archive, bots, gamefile
 from ..errors import GameFileError, JudgeError
+from ..report import render
 from .journal import general_log, journal_path, record
 from .mailgame import MailGame, parse_time, shown
 from .outbox import MailError, compose
@@ -47,8 +49,14 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             mg.reset_deadline(now)
             gamefile.save(game, path)
             return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
+        back = absences_over(mg, now)
         deadline = parse_time(mg.m["deadline"])
-        if now >= deadline + timedelta(hours=mg.m["grace_hours"]):
+        past = now >= deadline + timedelta(hours=mg.m["grace_hours"])
+        if past and set(back) & set(game.awaiting()):  # their deadline waited for them: a whole new one
+            mg.reset_deadline(now)
+            deadline, past = parse_time(mg.m["deadline"]), False
+        mails, outcome = [], ""
+        if past:
             before, notices, late, at = mg.snapshot(), [], [], game.move
             for player in game.awaiting():
                 if player == GM or player not in game.awaiting():
@@ -61,24 +69,47 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
                                f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")
-            if not notices:
-                return []
-            outcome = "; ".join(notices)
-            notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
-            selfservice.play_resigned(game, mg.m)
-            mg.reset_deadline(now)
-            mails = mg.mails(cfg, before, notices)
+            if notices:
+                outcome = "; ".join(notices)
+                notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
+                selfservice.play_resigned(game, mg.m)
+                mg.reset_deadline(now)
+                mails = mg.mails(cfg, before, notices)
         elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
             mg.m["reminded"] = True
             awaited = game.awaiting()
             mails = [reminder(cfg, mg, p, now) for p in awaited]
             outcome = "reminded " + ", ".join(awaited)
-        else:
+        if back:  # told after the missed orders, so that the mail tells what is awaited now
+            mails += [welcome_back(cfg, mg, player, until) for player, until in back.items()]
+            outcome = "; ".join(filter(None, [outcome, f"back from an absence: {', '.join(back)}"]))
+        if not outcome:
             return []
         outbox.commit(name, game, mails, partial(gamefile.save, game, path))
         archive.keep(cfg.archive, game, path, now)
         record(journal_path(path), now, sender="judge tick", outcome=outcome)
     return [f"{name}: {outcome}"]
+
+
+def absences_over(mg, now: datetime) -> dict[str, str]:
+    """The players whose `away until DATE` has run out, each with its date, which is dropped
+    (so that each is told once)."""
+    over = {}
+    for player, entry in mg.m["players"].items():
+        if entry.get("away_until") and not selfservice.is_away(entry, now):
+            over[player] = entry.pop("away_until")
+    return over
+
+
+def welcome_back(cfg, mg, player: str, until: str):
+    """The mail to a player whose absence has run out: what is awaited of them, their own
+    report (nothing of anyone else's view) and their deadline."""
+    game = mg.game
+    awaited = (f"The game is waiting for your order for move {game.move}." if player in game.awaiting()
+               else "The game is not waiting for an order of yours now.")
+    body = (f"Your absence from game {mg.name} has ended (you were away until {until}).\n{awaited}\n\n"
+            + render(game.view(player)) + "\n" + mg.footer(cfg, player))
+    return compose(cfg, mg.address(player), f"game {mg.name}: you are back, move {game.move}", body)
 
 
 def count_missed(mg, late: list[str]) -> list[str]:
@@ -118,7 +149,9 @@ def reminder(cfg, mg, who: str, now: datetime):
     address = cfg.gm if who == GM else mg.address(who)
     game = mg.game
     deadline = parse_time(mg.m["deadline"])
-    if now < deadline:
+    if who == GM:  # never defaulted (see tick_game)
+        when = "The judge gives no default order for the game master: the game waits for your orders."
+    elif now < deadline:
         when = "If none arrives by the deadline, the judge gives the default order for you."
     else:  # the first tick after the deadline came in the grace period
         end = deadline + timedelta(hours=mg.m["grace_hours"])

@@ -173,6 +173,12 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             if not mg.enabled:
                 log(outcome="refused: not a mail game")
                 return f"{head}: this game is not played by mail. Nothing was changed.", 0
+            # A message delivered again gets its first answer, though its password may have
+            # changed since (by this very message): the answer goes to the address it went to.
+            if mg.seen(key) and mg.from_registered(cfg, mg.named(block.player), msg.sender):
+                log(outcome="duplicate: handled before, its answer sent again")
+                return kept_reply(cfg, block.game, key) or (
+                    f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if refusal:
                 if owner:
@@ -181,10 +187,6 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
-            if mg.seen(key):
-                log(outcome="duplicate: handled before, its answer sent again")
-                return kept_reply(cfg, block.game, key) or (
-                    f"{head}: this message was handled before; nothing was done again."), 0
             run = Run(game.copy(), block.game, who, cfg, now=now)
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
@@ -379,7 +381,7 @@ class Run:
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
                 old = m["players"][self.player(args[:1], "replace PLAYER NEW_ADDRESS")]["address"]
                 player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
-                                                       iso(datetime.now(timezone.utc)), address=args[-1])
+                                                       iso(self.now), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
                 if old != args[-1].lower():
                     self.mails.append(compose(self.cfg, old, f"game {self.name}: you no longer play {player}",
@@ -516,9 +518,7 @@ class _Tries:
     def save(self, present=None) -> None:
         if present is not None:
             self.count = {k: v for k, v in self.count.items() if k in present}
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(self.count))
-        os.replace(tmp, self.path)
+        gamefile.write_atomic(self.path, json.dumps(self.count))  # synced: a crash keeps the count
 
 
 def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outbox, now) -> None:

@@ -131,16 +131,26 @@ class MailGame:
         game = f"game {self.name}"
         if not name:
             return "", f"No 'player NAME PASSWORD' line for {game}. Nothing was changed.", ""
-        player = GM if name.lower() == GM else next((p for p in self.game.players if p.lower() == name.lower()), "")
+        player = self.named(name)
         stored = self.m["gm_password"] if player == GM else self.m["players"][player]["password"] if player else _NO_PASSWORD
         refusal = (f"The player name or password for {game} is not right, or this message does not come "
                    "from that player's registered address. Nothing was changed. If your address has "
                    "changed, ask the game master.")
         if not check_password(password, stored) or not player:
             return "", refusal, ""
-        if sender != (cfg.gm if player == GM else self.address(player)):
+        if not self.from_registered(cfg, player, sender):
             return "", refusal, player
         return player, "", ""
+
+    def named(self, name: str) -> str:
+        """The player (or GM) a 'player' line names, in any case; "" for nobody of this game."""
+        if name.lower() == GM:
+            return GM
+        return next((p for p in self.game.players if p.lower() == name.lower()), "")
+
+    def from_registered(self, cfg, who: str, sender: str) -> bool:
+        """Whether `sender` is the registered address of `who` (a player or GM)."""
+        return bool(who) and sender == (cfg.gm if who == GM else self.address(who))
 
     def seen(self, key: str) -> bool:
         return key in self.m["seen"]

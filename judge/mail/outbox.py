@@ -30,6 +30,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from .. import gamefile
 from ..errors import GameFileError, JudgeError
 from .journal import general_log, record
 from .parse import clean
@@ -80,14 +81,6 @@ def write_synced(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def _sync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _make_ready(pending: Path) -> None:
     try:
         os.rename(pending, pending.with_suffix(".eml"))
@@ -124,8 +117,9 @@ class Outbox:
         folder = self._ready_dir()
         if key and any(folder.glob(f"*.reply-{key}.*.eml")):
             return
-        write_synced(folder / (self._name(f"reply-{key}" if key else "mail") + ".eml"), bytes(msg))
-        _sync_dir(folder)
+        path = folder / (self._name(f"reply-{key}" if key else "mail") + ".eml")
+        write_synced(path, bytes(msg))
+        gamefile.sync_directory_of(path)
 
     def send(self, msg: EmailMessage) -> None:
         self.put(msg)
@@ -149,7 +143,7 @@ class Outbox:
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
         for path, mail in zip(pending, mails):
             write_synced(path, bytes(mail))
-        _sync_dir(folder)
+        gamefile.sync_directory_of(pending[0])
         try:
             write()
         except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
@@ -218,8 +212,6 @@ class Outbox:
 
     def _recover(self) -> None:
         """Pending files of a committed change (the run was killed before making them ready)."""
-        from .. import gamefile  # only when a run was killed
-
         committed = {}
         for name in sorted(os.listdir(self.dir)):
             if not name.endswith(".pending"):

@@ -81,7 +81,7 @@ def _read(raw: bytes) -> Incoming:
     precedence = header(msg, "Precedence").lower()
     automatic = (
         auto not in ("", "no") or precedence in ("bulk", "junk", "list")
-        or not sender or sender.split("@")[0] in ("mailer-daemon", "postmaster")
+        or not sender or from_mail_system(sender)
     )
     incoming = Incoming(sender, message_id, subject, automatic=automatic)
     if too_large:
@@ -114,6 +114,11 @@ MAX_SUBJECT = 200
 MAX_ADDRESS = 254  # the longest address SMTP carries
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+")
 _USABLE_ADDRESS = re.compile(r"^[^@\s,;<>()\"\\\[\]]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+
+
+def from_mail_system(sender: str) -> bool:
+    """A mail from a MAILER-DAEMON or postmaster: a bounce, never a player's (never answered)."""
+    return sender.split("@")[0] in ("mailer-daemon", "postmaster")
 
 
 def is_address(text: str) -> bool:

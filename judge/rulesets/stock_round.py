@@ -306,7 +306,7 @@ class StockRound(Ruleset):
             return "sell, buy one share, par a company, or pass"
         if phase == "operating":
             trade = ", train CO TYPE from CO PRICE" if self.new_rules else ""
-            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{trade}, done, end"
+            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{trade}, done, end game"
         return ""
 
     def legal_orders(self, state, player) -> list[str]:
@@ -362,7 +362,7 @@ class StockRound(Ruleset):
                 orders += [f"operate {co} {rev} pay", f"operate {co} {rev} withhold"]
         if not self.why_not_done(state):
             orders.append("done")
-        return orders + ["end"]
+        return orders + ["end game"]
 
     def default_order(self, state, player):
         if state["sale"]:
@@ -524,13 +524,14 @@ class StockRound(Ruleset):
     def parse_gm(self, state, verb, args, text) -> Order:
         if verb not in GM_VERBS:
             raise OrderSyntaxError(f"the game master's orders are {', '.join(GM_VERBS)}; players' orders go with --as NAME", text)
-        if verb in ("done", "end"):
-            if args:
-                raise OrderSyntaxError(f"'{verb}' takes nothing after it", text)
-            if verb == "end" and state["sale"]:
+        if verb == "done" and args:
+            raise OrderSyntaxError("'done' takes nothing after it", text)
+        if verb == "end":  # `end game`; a plain `end` (older logs, the shell) is the same order
+            if args not in ([], ["game"]):
+                raise OrderSyntaxError("write end game", text)
+            if state["sale"]:
                 raise IllegalOrder("a sale is in progress: end the game when it is complete", text)
-        if verb == "end":
-            return Order(GM, "end")
+            return Order(GM, "end", ("game",))
         if state.get("emergency"):
             e = state["emergency"]
             director = state["companies"][e["company"]]["director"]
