@@ -271,11 +271,13 @@ def simulate(games: int, names: list[str], against: str = "", pairs: int = 3) ->
         n = usual_players(ruleset.get(name))
         cmd = [sys.executable, "-m", "judge", "simulate", name, "--players", str(n), "--games", str(games), "--seed", "1"]
         if not against:
+            compileall.compile_dir(Path(here) / "judge", quiet=1)
             wall, _ = run(cmd)
             print(f"| {name} | {n} | {games / wall:.1f} |", flush=True)
             continue
         ratios, rates, same = [], {here: [], against: []}, True
         for tree in (here, against):  # once each untimed (compiled modules and data caches written)
+            compileall.compile_dir(Path(tree) / "judge", quiet=1)  # (as installed, whatever PYTHONDONTWRITEBYTECODE says)
             _simulate_in(tree, cmd[:-4] + ["--games", "1", "--seed", "1"])
         for i in range(pairs):
             got = {tree: _simulate_in(tree, cmd) for tree in ((here, against) if i % 2 == 0 else (against, here))}

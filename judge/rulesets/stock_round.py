@@ -356,13 +356,17 @@ class StockRound(Ruleset):
                                if price <= c["treasury"]]
             if co in state["operated"]:
                 continue
-            orders.append(f"operate {co} 0 withhold")
-            top = sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40
-            for rev in range(20, top + 1, 20):
-                orders += [f"operate {co} {rev} pay", f"operate {co} {rev} withhold"]
+            orders += self.revenues(co, sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40)
         if not self.why_not_done(state):
             orders.append("done")
         return orders + ["end game"]
+
+    @lru_cache(maxsize=None)  # (listed for every company in every operating round)
+    def revenues(self, co: str, top: int) -> tuple[str, ...]:
+        """The operating results listed for `co`: withhold nothing, then every multiple of 20
+        up to `top`, paid or withheld."""
+        return (f"operate {co} 0 withhold", *(f"operate {co} {rev} {how}" for rev in range(20, top + 1, 20)
+                                             for how in ("pay", "withhold")))
 
     def default_order(self, state, player):
         if state["sale"]:
