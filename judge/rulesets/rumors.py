@@ -107,6 +107,11 @@ def uncancelled(pl: dict, company: str) -> int:
     return pl.get("uncancelled", {}).get(company, 0)
 
 
+def company_in(view: dict, name: str) -> dict:
+    """The company `name` as a view shows it."""
+    return next(c for c in view["companies"] if c["name"] == name)
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
@@ -921,14 +926,14 @@ class Rumors(Ruleset):
 
     def bot_guard(self, view, order) -> str:
         w = order.split()
-        co = next((c for c in view["companies"] if c["name"] == w[1]), None)
+        if w[0] not in ("buy", "short", "dice"):
+            return ""
+        co = company_in(view, w[1])
         if w[0] == "buy":
             return f" if cost <= {sum(self.buy_costs(co['price'], co['filled'], int(w[2])))}"
         if w[0] == "short":
             return f" if gain >= {sum(self.short_gains(co['price'], co['filled'], int(w[2])))}"
-        if w[0] == "dice":
-            return f" if pips >= {co['pips']}"
-        return ""
+        return f" if pips >= {co['pips']}"
 
     def planned_view(self, view, order) -> dict:
         """The bot's own view as it expects it after its `order` (nobody else acting): its
@@ -939,7 +944,7 @@ class Rumors(Ruleset):
             return v
         held = {h["company"]: h for h in you["holdings"]}
         if w[0] in ("buy", "short"):
-            co = next(c for c in v["companies"] if c["name"] == w[1])
+            co = company_in(v, w[1])
             n = int(w[2])
             if w[0] == "buy":
                 you["money"] -= sum(self.buy_costs(co["price"], co["filled"], n))
@@ -951,7 +956,7 @@ class Rumors(Ruleset):
             held.setdefault(w[1], {"company": w[1], "shares": 0})["shares"] += n
             you["holdings"] = [h for h in held.values() if h["shares"]]
         elif w[0] == "dice":
-            co = next(c for c in v["companies"] if c["name"] == w[1])
+            co = company_in(v, w[1])
             remove_all(co["dice"], [int(f) for f in w[2:]])
             co["pips"] = sum(co["dice"])
             you["screen"] = sorted(you["screen"] + [w[1]] * (len(w) - 2))
