@@ -829,7 +829,10 @@ class Rumors(Ruleset):
         order, cond = w[:cut], w[cut + 1:]
         if cut < len(w) and not cond:
             raise OrderSyntaxError("write ORDER if [COMPANY] FACT OP N, e.g. buy Edison 2 if price <= 30", text)
-        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower() if order else ""
+        if not order:
+            raise OrderSyntaxError("the order comes before if: ORDER if [COMPANY] FACT OP N, e.g. turn 1 buy Edison 2 "
+                                   "if price <= 30", text)
+        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower()
         if verb not in ("buy", "short", "dice", "rumor", "pass"):
             raise OrderSyntaxError(f"a standing action is buy, short, dice, rumor or pass, not '{' '.join(order)}'", text)
         args = order[1:]
