@@ -120,15 +120,22 @@ def test_the_four_price_adjustment_examples(card, faces, filled, change):
     g.ruleset.check(s)
 
 
-def test_nile_splits_from_45_with_16_pips():
+def nile_resolved_with_16_pips(price, bob_holds):
+    """Nile at `price` with 16 pips on card 19 (+$15) and bob holding `bob_holds`, after the
+    resolution: (game, its state, Nile)."""
     g = new()
     s = g.state
     nile = s["companies"]["Nile"]
     swap_in_card(s, "Nile", 19)
-    nile["price"] = 45
+    nile["price"] = price
     place_dice(s, "Nile", [4, 6, 6])
-    set_holding(s, "bob", "Nile", 3)
+    set_holding(s, "bob", "Nile", bob_holds)
     g.ruleset.resolve(s)
+    return g, s, nile
+
+
+def test_nile_splits_from_45_with_16_pips():
+    g, s, nile = nile_resolved_with_16_pips(45, 3)
     assert nile["price"] == 30
     assert s["players"]["bob"]["holdings"]["Nile"] == 6
     assert nile_columns(g, "bob") == ["+4x +2x"]
@@ -533,11 +540,16 @@ def test_each_round_turns_up_the_next_event_card_and_the_game_ends_after_the_las
     assert all(len(co["played"]) == rounds and not co["deck"] for co in g.state["companies"].values())
 
 
+def gm_rolls_all(g, face):
+    """The game master rolls every die on the Rumors card as `face`, company by company."""
+    while g.awaiting() == [GM]:
+        c = g.state["rumors"][0]
+        g.submit(GM, f"roll {c} " + " ".join([str(face)] * g.state["rumors"].count(c)))
+
+
 def test_the_roll_phase_fills_the_rumors_card_to_three_dice_a_player_counting_the_rumors():
     g = new(4, dice="manual")
-    while g.awaiting() == [GM]:  # the setup roll
-        c = g.state["rumors"][0]
-        g.submit(GM, f"roll {c} " + " ".join(["3"] * g.state["rumors"].count(c)))
+    gm_rolls_all(g, 3)  # the setup roll
     screen = list(g.state["players"]["alice"]["screen"])
     g.submit("alice", f"rumor {screen[0]} {screen[1]}")
     finish_action_phase(g)
@@ -551,9 +563,7 @@ def test_the_roll_phase_fills_the_rumors_card_to_three_dice_a_player_counting_th
 
 def test_the_rumors_card_takes_what_the_bag_holds_when_it_runs_out():
     g = new(4, dice="manual")
-    while g.awaiting() == [GM]:
-        c = g.state["rumors"][0]
-        g.submit(GM, f"roll {c} " + " ".join(["3"] * g.state["rumors"].count(c)))
+    gm_rolls_all(g, 3)  # the setup roll
     assert len(g.view(GM)["bag"]) == 4
     finish_action_phase(g)
     for p in g.players:
@@ -562,14 +572,7 @@ def test_the_rumors_card_takes_what_the_bag_holds_when_it_runs_out():
 
 
 def test_a_split_halves_the_price_rounded_up():
-    g = new()
-    s = g.state
-    nile = s["companies"]["Nile"]
-    swap_in_card(s, "Nile", 19)
-    nile["price"] = 40
-    place_dice(s, "Nile", [4, 6, 6])  # 16 pips: +$15, $40 -> $55
-    set_holding(s, "bob", "Nile", -1)
-    g.ruleset.resolve(s)
+    g, s, nile = nile_resolved_with_16_pips(40, -1)  # +$15: $40 -> $55
     assert nile["price"] == 28  # $55 / 2, rounded up
     assert s["players"]["bob"]["holdings"]["Nile"] == -2  # shorted stock doubles too
     assert "Nile splits: every holding doubles, the price goes from $55 to $28." in render(g.view(None))
