@@ -260,3 +260,57 @@ def test_setup_file_is_checked():
         Game.new("mogul", ["a", "b"])
     with pytest.raises(UsageError, match="no option 'turbo'"):
         Game.new("mogul", ["a", "b", "c"], options={"turbo": "1"})
+
+
+# ---- rules re-checked against the rulebook (docs/mogul.md lists each rule and its test) ----
+
+def test_the_published_deck_and_the_setup_of_chips_and_start_cards():
+    """31 shares and the crash (RULINGS §1's table), no card sells its own colour, six brown
+    start cards; each player starts with 6 of the 45 chips and one start card, the bank keeps
+    the rest and the start cards not dealt go into the pile."""
+    cards = MOGUL.all_cards()
+    shares = [c for c in cards if c != "crash"]
+    assert len(shares) == 31 and cards.count("crash") == 1
+    by_company = Counter(c.split("/")[0] for c in shares)
+    assert by_company == {"brown": 8, "pink": 7, "blue": 6, "green": 5, "yellow": 5}
+    assert all(c.split("/")[0] != c.split("/")[1] for c in shares)
+    start = MOGUL.data["start"]["cards"]
+    assert len(start) == 6 and all(c.startswith("brown/") for c in start)
+    for n in range(3, 7):
+        names = ["alice", "bob", "carol", "dave", "erin", "frank"][:n]
+        g = Game.new("mogul", names, seed=n)
+        assert [player(g, p)["chips"] for p in names] == [6] * n
+        assert g.state["bank"] == 45 - 6 * n
+        dealt = [player(g, p)["shares"][0] for p in names]
+        assert not Counter(dealt) - Counter(start)
+        in_play = g.state["deck"] + [g.state["revealed"]]
+        assert Counter(in_play) == Counter(cards) - Counter(dealt)  # the unused start cards among them
+
+
+def test_when_the_winner_sells_nothing_the_second_must_take_the_card_and_starts_next():
+    g = fixed_game(["yellow/blue", "green/pink"])
+    play(g, "alice: bid", "bob: bid", "carol: pass", "alice: pass")  # bob wins, alice is second
+    assert (g.state["winner"], g.state["second"]) == ("bob", "alice")
+    play(g, "bob: sell 0")  # bob holds no blue share: he chooses to sell, and sells nothing
+    assert "yellow/blue" in player(g, "alice")["shares"]  # whoever gets "take" must take the card
+    assert g.state["start"] == "alice" and g.awaiting() == ["alice"]
+    assert g.state["revealed"] == "green/pink"
+
+
+def test_chip_credit_needs_two_chips_in_the_bank():
+    """Six players leave the bank 45 - 36 = 9 chips: four credits take 8, the fifth is refused."""
+    names = ["alice", "bob", "carol", "dave", "erin", "frank"]
+    dealt = dict(zip(names, MOGUL.data["start"]["cards"]))
+    rest = Counter(MOGUL.all_cards())
+    rest.subtract(dealt.values())
+    deck = sorted(rest.elements(), key=lambda c: (not c.startswith("brown/"), c == "crash"))
+    g = Game.new("mogul", names, seed=1, options={"chip_credit": "true"},
+                 setup={"start_player": "alice", "start_cards": dealt, "deck": deck})
+    play(g, "alice: bid", *(f"{p}: pass" for p in names[1:]), "alice: take")  # a second brown round
+    assert all(player(g, p)["score"] >= 2 for p in names) and g.state["bank"] == 9
+    for p in names[:4]:
+        play(g, f"{p}: credit", f"{p}: bid")
+    assert g.state["bank"] == 1 and g.awaiting() == ["erin"]
+    with pytest.raises(IllegalOrder, match="the bank has fewer than 2 chips"):
+        g.submit("erin", ["credit"])
+    assert "credit" not in g.view("erin")["orders"]

@@ -120,15 +120,22 @@ def test_the_four_price_adjustment_examples(card, faces, filled, change):
     g.ruleset.check(s)
 
 
-def test_nile_splits_from_45_with_16_pips():
+def nile_resolved_with_16_pips(price, bob_holds):
+    """Nile at `price` with 16 pips on card 19 (+$15) and bob holding `bob_holds`, after the
+    resolution: (game, its state, Nile)."""
     g = new()
     s = g.state
     nile = s["companies"]["Nile"]
     swap_in_card(s, "Nile", 19)
-    nile["price"] = 45
+    nile["price"] = price
     place_dice(s, "Nile", [4, 6, 6])
-    set_holding(s, "bob", "Nile", 3)
+    set_holding(s, "bob", "Nile", bob_holds)
     g.ruleset.resolve(s)
+    return g, s, nile
+
+
+def test_nile_splits_from_45_with_16_pips():
+    g, s, nile = nile_resolved_with_16_pips(45, 3)
     assert nile["price"] == 30
     assert s["players"]["bob"]["holdings"]["Nile"] == 6
     assert nile_columns(g, "bob") == ["+4x +2x"]
@@ -496,3 +503,105 @@ def test_a_game_with_manual_dice_runs_from_the_command_line(tmp_path):
     assert " 0\n" not in r.output
     r = run(app, ["verify", path])
     assert r.exit_code == 0 and r.output.startswith("ok:")
+
+
+# ---- rules re-checked against the rulebook (docs/rumors.md, "The rulebook, rule by rule") ---
+
+@pytest.mark.parametrize("n, rounds", [(3, 9), (4, 8), (5, 7), (6, 6)])
+def test_setup_as_the_rulebook_lays_out_the_table(n, rounds):
+    """As many companies as players, each at $25 with five stocks on its board and a face-up
+    stack of 9/8/7/6 event cards; $100 and four dice behind each screen; three dice per player
+    rolled beside the company boards."""
+    g = Game.new("rumors", NAMES[:n], seed=n)
+    s = g.state
+    assert len(s["companies"]) == n and s["rounds"] == rounds
+    for co in s["companies"].values():
+        assert (co["price"], co["filled"]) == (25, 5)
+        assert 1 + len(co["deck"]) == rounds  # the active card and the stack under it
+    assert all(pl["money"] == 100 and len(pl["screen"]) == 4 for pl in s["players"].values())
+    assert sum(len(co["dice"]) for co in s["companies"].values()) == 3 * n
+    assert len(s["bag"]) == 8 * n - 4 * n - 3 * n and s["rumors"] == []
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_each_round_turns_up_the_next_event_card_and_the_game_ends_after_the_last_round(n):
+    g = new(n)
+    rounds = g.state["rounds"]
+    for r in range(1, rounds + 1):
+        assert g.state["round"] == r
+        shown = {c["name"]: (c["active"]["id"], c["next"].get("id")) for c in g.view(None)["companies"]}
+        finish_action_phase(g)
+        finish_roll_phase(g)
+        for c in g.view(None)["companies"]:
+            active, nxt = shown[c["name"]]
+            assert c["played"][-1] == active
+            assert c["active"].get("id") == nxt  # the next card shown is the next one used
+    assert g.is_over() and g.state["round"] == rounds
+    assert all(len(co["played"]) == rounds and not co["deck"] for co in g.state["companies"].values())
+
+
+def gm_rolls_all(g, face):
+    """The game master rolls every die on the Rumors card as `face`, company by company."""
+    while g.awaiting() == [GM]:
+        c = g.state["rumors"][0]
+        g.submit(GM, f"roll {c} " + " ".join([str(face)] * g.state["rumors"].count(c)))
+
+
+def test_the_roll_phase_fills_the_rumors_card_to_three_dice_a_player_counting_the_rumors():
+    g = new(4, dice="manual")
+    gm_rolls_all(g, 3)  # the setup roll
+    screen = list(g.state["players"]["alice"]["screen"])
+    g.submit("alice", f"rumor {screen[0]} {screen[1]}")
+    finish_action_phase(g)
+    g.submit("alice", "bag")
+    for p in ("bob", "carol", "dave"):  # each bags all four dice: the bag holds 4 + 12
+        g.submit(p, "bag " + " ".join(g.state["players"][p]["screen"]))
+    assert len(g.view(None)["rumors"]) == 3 * 4  # the two rumors and ten drawn from the bag
+    assert len(g.view(GM)["bag"]) == 16 - 10
+    assert "Drawn from the bag onto the Rumors card:" in render(g.view(None))
+
+
+def test_the_rumors_card_takes_what_the_bag_holds_when_it_runs_out():
+    g = new(4, dice="manual")
+    gm_rolls_all(g, 3)  # the setup roll
+    assert len(g.view(GM)["bag"]) == 4
+    finish_action_phase(g)
+    for p in g.players:
+        g.submit(p, "bag")
+    assert len(g.view(None)["rumors"]) == 4 and g.view(GM)["bag"] == []
+
+
+def test_a_split_halves_the_price_rounded_up():
+    g, s, nile = nile_resolved_with_16_pips(40, -1)  # +$15: $40 -> $55
+    assert nile["price"] == 28  # $55 / 2, rounded up
+    assert s["players"]["bob"]["holdings"]["Nile"] == -2  # shorted stock doubles too
+    assert "Nile splits: every holding doubles, the price goes from $55 to $28." in render(g.view(None))
+    g.ruleset.check(s)
+
+
+def test_cash_out_at_the_final_price_without_modifiers_and_a_shared_win():
+    """After the last round owned stock brings and shorted stock costs the price, whatever the
+    spaces' modifiers; the most money wins, equal money shares the win."""
+    g = new(3)
+    s = g.state
+    s["round"] = s["rounds"]  # the last round's resolution
+    for c in s["companies"]:
+        for p in g.players:
+            set_holding(s, p, c, 0)
+        place_dice(s, c, [])  # no pips: each price moves by its card's 0-3 row
+    set_holding(s, "alice", "Nile", 3)
+    set_holding(s, "bob", "Nile", -2)
+    nile = s["companies"]["Nile"]
+    nile["price"] = 30
+    final = 30 + g.ruleset.card_change(nile["active"], 0, nile["filled"])
+    assert 0 < final <= 45 and final + g.ruleset.modifier(nile["filled"]) != final  # a modifier would show
+    for p, money in (("alice", 100 - 3 * final), ("bob", 100 + 2 * final), ("carol", 90)):
+        s["players"][p]["money"] = money
+    g.ruleset.check(s)
+    g.ruleset.resolve(s)
+    assert g.is_over()
+    money = {p: pl["money"] for p, pl in s["players"].items()}
+    assert money == {"alice": 100, "bob": 100, "carol": 90}
+    assert sorted(g.status()["winners"]) == ["alice", "bob"]
+    assert f"alice cashes out +${3 * final} and ends with $100." in render(g.view(None))
+    assert f"bob cashes out -${2 * final} and ends with $100." in render(g.view(None))

@@ -186,6 +186,24 @@ def test_when_the_supply_cannot_cover_a_short_every_discard_returns_to_the_suppl
     g.ruleset.check(g.state)
 
 
+def test_when_the_supply_cannot_reset_a_board_every_discard_returns_to_the_supplies():
+    """Rulebook, "Stock Tokens": not enough stocks in the supply to reset the stocks in the
+    resolution phase, so all players return all stocks in their discard."""
+    g = new()
+    give(g, "bob", "Nile", 1, 5)  # four Nile tokens in bob's discard
+    s = g.state
+    nile = s["companies"]["Nile"]
+    s["players"]["alice"]["discards"]["Nile"] += nile["filled"] + nile["supply"] - 2
+    nile["filled"], nile["supply"] = 0, 2  # the board bought empty, two tokens left in the supply
+    g.ruleset.check(s)
+    discarded = sum(pl["discards"]["Nile"] for pl in s["players"].values())
+    g.ruleset.resolve(s)
+    assert nile["filled"] == 5 and nile["supply"] == 2 + discarded - 5
+    assert all(pl["discards"]["Nile"] == 0 for pl in s["players"].values())
+    assert "supply ran short" in render(g.view("carol"))
+    g.ruleset.check(s)
+
+
 def test_a_short_the_supply_and_every_discard_cannot_cover_is_refused():
     from judge.errors import IllegalOrder
     g = new()

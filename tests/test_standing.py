@@ -415,6 +415,7 @@ def test_rumors_round_phrases_parse_to_their_canonical_text(text, canonical):
     ("rumor Nile if price <= 30", "name the company"),
     ("buy Zebra 1 if price <= 30", "unknown company 'Zebra'"),
     ("turn 1 dice Edison 7", "a die shows 1 to 6"),
+    ("turn 1 if price <= 30", "the order comes before if"),  # crashed with an IndexError
 ])
 def test_rumors_malformed_round_phrases_are_refused(line, message):
     g = rumors_game()

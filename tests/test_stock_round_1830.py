@@ -165,6 +165,32 @@ def test_a_sale_that_would_put_more_than_half_in_the_pool_is_refused(tmp_path):
     refused(path, "a: sell FTR 1", "the Pool holds 5 FTR shares and may hold at most 5 (50%)")
 
 
+def test_a_director_may_not_sell_down_into_a_full_pool_even_with_another_holder_of_two(tmp_path):
+    """1830: no sale may bring the Pool above 50%. a directs FTR with 3 shares and b holds
+    exactly 2, enough to take the director's certificate; but the Pool holds 5: a can sell
+    nothing, so the directorship stays (the certificate never goes to the Pool)."""
+    path = new(tmp_path, "-p", "d")
+    play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company", "d: buy FTR company",
+         "a: buy FTR company", "b: buy FTR company", "c: buy FTR company", "d: buy FTR company",
+         "a: pass", "b: pass", "c: buy FTR company", "d: pass", "a: pass", "b: pass", "c: pass")
+    assert company(path)["holders"] == {"a": 3, "b": 2, "c": 3, "d": 2} and company(path)["director"] == "a"
+    play(path, "gm: train FTR 2", "gm: operate FTR 0 withhold", "gm: done")
+    for seller, n in (("d", 2), ("c", 3)):  # nobody takes a share: the Pool absorbs them all
+        pass_until(path, seller)
+        play(path, f"{seller}: sell FTR {n}")
+        while (v := view(path))["sale"]:
+            play(path, f"{v['awaiting'][0]}: offer no")
+        play(path, f"{seller}: pass")
+    pass_until(path, "a")
+    c = company(path)
+    assert (c["pool"], c["holders"], c["director"]) == (5, {"a": 3, "b": 2}, "a")
+    for n in (1, 3):
+        refused(path, f"a: sell FTR {n}", "the Pool holds 5 FTR shares and may hold at most 5 (50%): you may sell at most 0")
+    assert not [o for o in view(path, "a")["orders"] if o.startswith("sell")]
+    play(path, "a: pass")
+    refused(path, "b: sell FTR 1", "the Pool holds 5 FTR shares and may hold at most 5 (50%)")
+
+
 # ---- 5. no sales in the first stock round ------------------------------------------------------
 def test_no_sales_in_the_first_stock_round(tmp_path):
     path = new(tmp_path)
@@ -332,6 +358,51 @@ def test_a_director_who_cannot_raise_the_money_goes_bankrupt_and_the_game_ends(t
     assert "The game ends (a is bankrupt)" in " ".join(events(path))
     rows = json.loads(ok("standings", path, "--json"))
     assert rows[-1]["player"] == "a" and rows[-1]["rank"] == 3  # a bankrupt player ranks last
+
+
+# ---- the bank breaks (1830: the game ends at the end of the set of operating rounds) -------
+def bank_left(amount):
+    """Test arrangement: the bank keeps `amount`; the rest goes to c (the total is kept)."""
+    def change(state):
+        state["players"]["c"]["money"] += state["bank"] - amount
+        state["bank"] = amount
+    return change
+
+
+def test_a_bank_broken_in_an_operating_round_ends_the_game_after_the_last_of_its_set(tmp_path):
+    path = two_companies(tmp_path)
+    play(path, *["gm: train FTR 2"] * 4, "gm: train SFR 2", "gm: train SFR 2", "gm: train SFR 3",
+         "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
+    pass_until(path)
+    assert (view(path)["or_in_set"], view(path)["or_count"]) == (1, 2)  # phase 3: two operating rounds
+    arrange(path, bank_left(20))
+    play(path, "gm: operate FTR 80 pay")  # $8 a share: a's 4 shares alone want $32
+    assert any(e.startswith("The bank is broken") for e in events(path))
+    assert view(path)["bank"] == 0 and "Bank $0 (broken)" in ok("show", path)
+    play(path, "gm: operate SFR 0 withhold", "gm: done")
+    v = view(path)
+    assert (v["phase"], v["or_in_set"], v["game_over"]) == ("operating", 2, False)  # the set is played out
+    play(path, "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
+    assert view(path)["game_over"] and view(path)["round"] == 2
+    assert events(path)[-1].startswith("The game ends (the bank is broken); ")
+
+
+def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_path):
+    path = two_companies(tmp_path)
+    play(path, "gm: train FTR 2", "gm: train SFR 2", "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold",
+         "gm: done")
+    arrange(path, bank_left(10))
+    pass_until(path, "b")
+    play(path, "b: sell FTR 1", "c: offer no", "a: offer no", "a: offer no")  # c, a, then FTR itself (director a)
+    assert company(path)["pool"] == 1 and view(path)["bank"] == 0
+    assert any(e.startswith("The bank is broken") for e in events(path))
+    play(path, "b: pass")
+    pass_until(path)
+    v = view(path)
+    assert (v["phase"], v["game_over"]) == ("operating", False)  # the stock round's set still follows
+    play(path, "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
+    assert view(path)["game_over"] and view(path)["round"] == 2
+    assert events(path)[-1].startswith("The game ends (the bank is broken); ")
 
 
 # ---- 7. the report ---------------------------------------------------------------------------

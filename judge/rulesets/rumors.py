@@ -107,6 +107,11 @@ def uncancelled(pl: dict, company: str) -> int:
     return pl.get("uncancelled", {}).get(company, 0)
 
 
+def company_in(view: dict, name: str) -> dict:
+    """The company `name` as a view shows it."""
+    return next(c for c in view["companies"] if c["name"] == name)
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
@@ -824,7 +829,15 @@ class Rumors(Ruleset):
         order, cond = w[:cut], w[cut + 1:]
         if cut < len(w) and not cond:
             raise OrderSyntaxError("write ORDER if [COMPANY] FACT OP N, e.g. buy Edison 2 if price <= 30", text)
-        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower() if order else ""
+        action = self._standing_action(order, names, text)
+        return turn, " ".join(action), self._standing_condition(cond, action, names, text) if cond else []
+
+    def _standing_action(self, order: list[str], names, text) -> list[str]:
+        """The words of a standing order's action (`order`), canonical: [verb, *args]."""
+        if not order:
+            raise OrderSyntaxError("the order comes before if: ORDER if [COMPANY] FACT OP N, e.g. turn 1 buy Edison 2 "
+                                   "if price <= 30", text)
+        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower()
         if verb not in ("buy", "short", "dice", "rumor", "pass"):
             raise OrderSyntaxError(f"a standing action is buy, short, dice, rumor or pass, not '{' '.join(order)}'", text)
         args = order[1:]
@@ -833,29 +846,27 @@ class Rumors(Ruleset):
             raise OrderSyntaxError(f"write {' '.join(order)} as you would type it (buy COMPANY N, short COMPANY N, "
                                    "dice COMPANY FACES, rumor DICE, pass)", text)
         if verb in ("buy", "short"):
-            args = [pick(args[0], names, text, what="company"), str(parse_count(args[1], text))]
-        elif verb == "dice":
-            args = [pick(args[0], names, text, what="company"), *map(str, sorted(self.face(a, text) for a in args[1:]))]
-        else:
-            args = [pick(a, names, text, what="company") for a in args]
-        if cond:
-            company = None
-            if len(cond) == 4:
-                company, cond = pick(cond[0], names, text, what="company"), cond[1:]
-            if len(cond) != 3 or cond[0].lower() not in self.FACTS or cond[1] not in self.OPS:
-                raise OrderSyntaxError(f"write if [COMPANY] FACT OP N (FACT {', '.join(self.FACTS)}; OP <= >= < > =)", text)
-            fact, n = cond[0].lower(), parse_count(cond[2], text)
-            if company is None:
-                if verb not in ("buy", "short", "dice"):
-                    raise OrderSyntaxError(f"name the company the condition is about: if COMPANY {fact} ...", text)
-                company = args[0]
-            if fact in ("cost", "gain") and not (verb == ("buy" if fact == "cost" else "short") and company == args[0]):
-                raise OrderSyntaxError(f"'{fact}' is what the shares of this order {'cost' if fact == 'cost' else 'bring'}: "
-                                       f"only with {'buy' if fact == 'cost' else 'short'} COMPANY N", text)
-            cond = [company, fact, cond[1], str(n)]
-            if verb in ("buy", "short", "dice") and company == args[0]:
-                cond = cond[1:]
-        return turn, " ".join([verb, *args]), cond
+            return [verb, pick(args[0], names, text, what="company"), str(parse_count(args[1], text))]
+        if verb == "dice":
+            return [verb, pick(args[0], names, text, what="company"), *map(str, sorted(self.face(a, text) for a in args[1:]))]
+        return [verb, *(pick(a, names, text, what="company") for a in args)]
+
+    def _standing_condition(self, cond: list[str], action: list[str], names, text) -> list[str]:
+        """The condition after `if`, canonical: [company, fact, op, n], without the company
+        when it is that of the action (buy, short or dice)."""
+        verb = action[0]
+        own = action[1] if verb in ("buy", "short", "dice") else None
+        company = pick(cond[0], names, text, what="company") if len(cond) == 4 else own
+        cond = cond[1:] if len(cond) == 4 else cond
+        if len(cond) != 3 or cond[0].lower() not in self.FACTS or cond[1] not in self.OPS:
+            raise OrderSyntaxError(f"write if [COMPANY] FACT OP N (FACT {', '.join(self.FACTS)}; OP <= >= < > =)", text)
+        fact, n = cond[0].lower(), parse_count(cond[2], text)
+        if company is None:
+            raise OrderSyntaxError(f"name the company the condition is about: if COMPANY {fact} ...", text)
+        if fact in ("cost", "gain") and not (verb == ("buy" if fact == "cost" else "short") and company == own):
+            raise OrderSyntaxError(f"'{fact}' is what the shares of this order {'cost' if fact == 'cost' else 'bring'}: "
+                                   f"only with {'buy' if fact == 'cost' else 'short'} COMPANY N", text)
+        return ([] if company == own else [company]) + [fact, cond[1], str(n)]
 
     def standing_fact(self, state, player, company, fact, order) -> int | None:
         """A public fact for a condition; None when it cannot be met (fewer shares on the board
@@ -921,14 +932,14 @@ class Rumors(Ruleset):
 
     def bot_guard(self, view, order) -> str:
         w = order.split()
-        co = next((c for c in view["companies"] if c["name"] == w[1]), None)
+        if w[0] not in ("buy", "short", "dice"):
+            return ""
+        co = company_in(view, w[1])
         if w[0] == "buy":
             return f" if cost <= {sum(self.buy_costs(co['price'], co['filled'], int(w[2])))}"
         if w[0] == "short":
             return f" if gain >= {sum(self.short_gains(co['price'], co['filled'], int(w[2])))}"
-        if w[0] == "dice":
-            return f" if pips >= {co['pips']}"
-        return ""
+        return f" if pips >= {co['pips']}"
 
     def planned_view(self, view, order) -> dict:
         """The bot's own view as it expects it after its `order` (nobody else acting): its
@@ -939,7 +950,7 @@ class Rumors(Ruleset):
             return v
         held = {h["company"]: h for h in you["holdings"]}
         if w[0] in ("buy", "short"):
-            co = next(c for c in v["companies"] if c["name"] == w[1])
+            co = company_in(v, w[1])
             n = int(w[2])
             if w[0] == "buy":
                 you["money"] -= sum(self.buy_costs(co["price"], co["filled"], n))
@@ -951,7 +962,7 @@ class Rumors(Ruleset):
             held.setdefault(w[1], {"company": w[1], "shares": 0})["shares"] += n
             you["holdings"] = [h for h in held.values() if h["shares"]]
         elif w[0] == "dice":
-            co = next(c for c in v["companies"] if c["name"] == w[1])
+            co = company_in(v, w[1])
             remove_all(co["dice"], [int(f) for f in w[2:]])
             co["pips"] = sum(co["dice"])
             you["screen"] = sorted(you["screen"] + [w[1]] * (len(w) - 2))

@@ -76,8 +76,7 @@ class StockRound(Ruleset):
         return self.data["market"]["grid"]
 
     def train(self, kind: str) -> dict:
-        found = self.trains_by_type.get(kind)
-        return found if found is not None else next(t for t in self.data["trains"] if t["type"] == kind)
+        return self.trains_by_type[kind]
 
     @cached_property  # asked for every possible train trade in every list of orders
     def trains_by_type(self) -> dict[str, dict]:
