@@ -4,6 +4,7 @@ through the command line, and a whole bot game of six sets of operating rounds.
 Each game starts as the issue's reproductions do: `printf 'priority = "a"\\n' > s.toml;
 judge new stock-round X.toml -p a -p b -p c --seed 3 --setup s.toml`."""
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -201,9 +202,13 @@ def test_no_sales_in_the_first_stock_round(tmp_path):
 
 
 # ---- 6. operating rounds by phase, trains between companies, emergency money -------------------
-def two_companies(tmp_path) -> Path:
-    """FTR (director a) and SFR (director b) floated at par 100, $600 in each treasury."""
+def two_companies(tmp_path, version=None) -> Path:
+    """FTR (director a) and SFR (director b) floated at par 100, $600 in each treasury (in a
+    game of an older `version` of the rules, if given)."""
     path = new(tmp_path)
+    if version:
+        path.write_text(re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1))
+        assert gamefile.load(path).ruleset.version == version
     play(path, "a: par FTR 100", "b: par SFR 100", "c: buy FTR company", "a: buy FTR company", "b: buy SFR company",
          "c: buy SFR company", "a: buy FTR company", "b: buy FTR company", "c: buy SFR company", "a: buy SFR company",
          "b: pass", "c: pass", "a: pass")
@@ -377,7 +382,7 @@ def test_a_bank_broken_in_an_operating_round_ends_the_game_after_the_last_of_its
     assert (view(path)["or_in_set"], view(path)["or_count"]) == (1, 2)  # phase 3: two operating rounds
     arrange(path, bank_left(20))
     play(path, "gm: operate FTR 80 pay")  # $8 a share: a's 4 shares alone want $32
-    assert any(e.startswith("The bank is broken") for e in events(path))
+    assert "The bank is broken: the game ends after this set of operating rounds." in events(path)
     assert view(path)["bank"] == 0 and "Bank $0 (broken)" in ok("show", path)
     play(path, "gm: operate SFR 0 withhold", "gm: done")
     v = view(path)
@@ -387,15 +392,27 @@ def test_a_bank_broken_in_an_operating_round_ends_the_game_after_the_last_of_its
     assert events(path)[-1].startswith("The game ends (the bank is broken); ")
 
 
+def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
+    """Version 3 only mended the notice's words (and 'follows' after one operating round); a
+    game begun under version 2 keeps them, so that its log still replays to the saved events."""
+    path = two_companies(tmp_path, version=2)
+    assert "Phase 2: 1 operating round follow stock round 1." in events(path)
+    play(path, "gm: train FTR 2", "gm: train SFR 2")
+    arrange(path, bank_left(20))
+    play(path, "gm: operate FTR 80 pay")
+    assert "The bank is broken: the game ends at the end of this round." in events(path)
+
+
 def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_path):
     path = two_companies(tmp_path)
+    assert "Phase 2: 1 operating round follows stock round 1." in events(path)
     play(path, "gm: train FTR 2", "gm: train SFR 2", "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold",
          "gm: done")
     arrange(path, bank_left(10))
     pass_until(path, "b")
     play(path, "b: sell FTR 1", "c: offer no", "a: offer no", "a: offer no")  # c, a, then FTR itself (director a)
     assert company(path)["pool"] == 1 and view(path)["bank"] == 0
-    assert any(e.startswith("The bank is broken") for e in events(path))
+    assert "The bank is broken: the game ends after the next set of operating rounds." in events(path)
     play(path, "b: pass")
     pass_until(path)
     v = view(path)
@@ -455,7 +472,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 2: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 3: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in result.output
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules

@@ -29,6 +29,7 @@ PHASES = ("reissue", "stock", "operating", "over")
 PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt")
 GM_VERBS = ("operate", "train", "done", "end")
 NEW_RULES = 2  # the version that brought the 1830 rules
+BROKEN_NOTICE = 3  # the version whose notice of a broken bank says which set of operating rounds is the last
 MAX_ROUNDS = 20
 
 
@@ -46,8 +47,8 @@ class StockRound(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 2
-    old_versions = (1,)
+    version = 3
+    old_versions = (1, 2)
     min_players, max_players = 3, 6
     options = (
         Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
@@ -263,7 +264,11 @@ class StockRound(Ruleset):
         state["bank"] -= paid
         if paid < amount and not state["broken"]:
             state["broken"] = True
-            emit(state, "The bank is broken: the game ends at the end of this round.")
+            if self.version < BROKEN_NOTICE:
+                emit(state, "The bank is broken: the game ends at the end of this round.")
+            else:
+                last = "this" if state["phase"] == "operating" else "the next"
+                emit(state, f"The bank is broken: the game ends after {last} set of operating rounds.")
         return paid
 
     # ---- whose order --------------------------------------------------------------------
@@ -855,7 +860,8 @@ class StockRound(Ruleset):
         self.sold_out_rise(state)
         phase = self.phase_train(state)
         state.update(or_count=phase["rounds"], or_in_set=0, phase="operating")
-        emit(state, f"Phase {phase['type']}: {plural(phase['rounds'], 'operating round')} follow stock round {state['round']}.")
+        follow = "follow" if phase["rounds"] > 1 or self.version < BROKEN_NOTICE else "follows"
+        emit(state, f"Phase {phase['type']}: {plural(phase['rounds'], 'operating round')} {follow} stock round {state['round']}.")
         self.next_operating_round(state)
 
     def next_operating_round(self, state) -> None:
