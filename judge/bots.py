@@ -15,7 +15,7 @@ def bot_rng(game, player: str, salt: str = "") -> Rng:
 
 
 def choose(game, player: str, kind: str = "sensible", salt: str = "") -> str:
-    view = game.view(player, forms=False)  # the report's grammar is for people
+    view = game.view(player, report=False)  # the grammar of orders and the events are for people
     rng = bot_rng(game, player, salt)
     if kind == "random":
         return rng.choice(view["orders"])

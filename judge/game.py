@@ -135,10 +135,10 @@ class Game:
                 return p
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
-    def view(self, player: str | None, *, forms: bool = True) -> dict:
+    def view(self, player: str | None, *, report: bool = True) -> dict:
         """The ruleset's view plus what every report shows: who is awaited and for what (public),
-        the events `player` may see, and `player`'s own orders now (with `forms`, also as the
-        report's short grammar: bots read only the list)."""
+        the events `player` may see, and `player`'s own orders now (for a `report`, also as the
+        short grammar of orders; a bot reads only the list, and no events)."""
         rs, state = self.ruleset, self.state
         v = rs.view(state, player)
         awaiting = rs.awaiting(state)
@@ -147,14 +147,14 @@ class Game:
         v.setdefault("player", player or "")
         v["awaiting"] = awaiting
         v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
-        v["events"] = visible_events(state, player)
+        v["events"] = visible_events(state, player) if report else []
         v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
         if v["game_over"] and self.commitment:
             v["seed"], v["salt"] = self.rng.seed, self.salt
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
-        if forms:
+        if report:
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
