@@ -140,7 +140,9 @@ def _load_setup(path: Optional[Path]) -> dict:
 def rulesets() -> None:
     """List the rulesets with their player counts and options."""
     for rs in registry.every():
-        older = f"; still plays version {', '.join(map(str, rs.old_versions))} for older games" if rs.old_versions else ""
+        olds = [str(v) for v in rs.old_versions]
+        versions = f"versions {', '.join(olds[:-1])} and {olds[-1]}" if len(olds) > 1 else f"version {''.join(olds)}"
+        older = f"; still plays {versions} for older games" if olds else ""
         typer.echo(f"{rs.name} (version {rs.version}{older}): {rs.title}, {rs.min_players}-{rs.max_players} players")
         for o in rs.options:
             typer.echo(f"    --option {o.describe()}")

@@ -403,6 +403,19 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
     assert "The bank is broken: the game ends at the end of this round." in events(path)
 
 
+def test_judge_upgrade_moves_a_version_2_game_to_version_3(tmp_path):
+    """Only words of events changed: every version 2 log fits version 3."""
+    path = tmp_path / "v2.toml"
+    shutil.copy(Path(__file__).parent / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
+    assert gamefile.load(path).ruleset.version == 2
+    assert "from stock-round version 2 to version 3" in ok("upgrade", path)
+    ok("verify", path)
+    game = gamefile.load(path)
+    assert game.ruleset.version == 3
+    bots.play_out(game)
+    assert game.is_over() and game.differences(game.replay()) == []
+
+
 def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_path):
     path = two_companies(tmp_path)
     assert "Phase 2: 1 operating round follows stock round 1." in events(path)
