@@ -112,7 +112,8 @@ class StockRound(Ruleset):
         return grid[row][max(0, min(col, len(grid[0]) - 1))]
 
     def price(self, state, co) -> int:
-        return self.cell(*state["companies"][co]["token"])
+        r, c = state["companies"][co]["token"]  # (always on the market: check() and every move keep it there)
+        return self.grid[r][c]
 
     def pool_price(self, state, co) -> int:
         r, c = state["companies"][co]["token"]
