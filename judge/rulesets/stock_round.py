@@ -158,7 +158,10 @@ class StockRound(Ruleset):
     # ---- holdings -----------------------------------------------------------------------
     def certs(self, state, p) -> int:
         """Certificates of `p`: the director's certificate (2 shares) counts as one."""
-        return sum(c["shares"][p] - (c["director"] == p) for c in state["companies"].values())
+        n = 0
+        for c in state["companies"].values():  # (a loop: twice as fast as sum() of a generator)
+            n += c["shares"][p] - (c["director"] == p)
+        return n
 
     def why_not_hold(self, state, p, co, shares=1, certs=1) -> str:
         if co in state["sold_round"][p]:
@@ -245,6 +248,8 @@ class StockRound(Ruleset):
         (the nearest to the director's left on a tie)."""
         c = state["companies"][co]
         d = c["director"]
+        if max(c["shares"].values()) <= c["shares"][d]:
+            return  # (the usual case: nobody holds more than the director)
         best = d
         for q in self.round_from(state, d)[1:]:
             if c["shares"][q] > c["shares"][best]:
