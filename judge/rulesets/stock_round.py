@@ -37,6 +37,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def choose(word: str, choices: tuple[str, ...], text: str, what: str) -> str:
+    """pick() among lower-case `choices`, at once for a word written in full (nearly always)."""
+    return word if word in choices else pick(word, choices, text, what=what)
+
+
 def fewest_shares_but_of(buying: str):
     """The key that ranks emergency sales `sell CO N`: of a company other than `buying` first, fewest shares first."""
     return lambda o: (o.split()[1] == buying, int(o.split()[2]))
@@ -71,6 +76,14 @@ class StockRound(Ruleset):
     @cached_property  # (read for nearly every order)
     def companies(self) -> list[str]:
         return list(self.data["companies"])
+
+    @cached_property  # (for company(): every company by its name in lower case, the first of equals as pick() finds)
+    def companies_by_name(self) -> dict[str, str]:
+        return {co.lower(): co for co in reversed(self.companies)}
+
+    def company(self, word: str, text: str) -> str:
+        """The company `word` names (pick(): its name in any case, or a unique beginning of it)."""
+        return self.companies_by_name.get(word.lower()) or pick(word, self.companies, text, what="company")
 
     @cached_property
     def grid(self) -> list[list[int]]:
@@ -421,7 +434,7 @@ class StockRound(Ruleset):
                 raise IllegalOrder(f"a sale of {state['sale']['company']} is in progress: {self.prompt(state, player)}", text)
             if len(args) != 1:
                 raise OrderSyntaxError("write offer yes or offer no", text)
-            return Order(player, "offer", (pick(args[0], ("yes", "no"), text, what="answer"),))
+            return Order(player, "offer", (choose(args[0], ("yes", "no"), text, "answer"),))
         if state["phase"] == "reissue":
             return self.parse_reissue(state, player, verb, args, text)
         if verb == "offer":
@@ -434,7 +447,7 @@ class StockRound(Ruleset):
             return Order(player, "pass")
         if not args:
             raise OrderSyntaxError(f"write {verb} COMPANY ...", text)
-        co = pick(args[0], self.companies, text, what="company")
+        co = self.company(args[0], text)
         if verb == "sell":
             if len(args) != 2:
                 raise OrderSyntaxError("write sell COMPANY N", text)
@@ -450,7 +463,7 @@ class StockRound(Ruleset):
         if verb == "buy":
             if len(args) != 2:
                 raise OrderSyntaxError("write buy COMPANY pool or buy COMPANY company", text)
-            source = pick(args[1], ("pool", "company"), text, what="source")
+            source = choose(args[1], ("pool", "company"), text, "source")
             why = self.why_not_buy(state, player, co, source)
             if why:
                 raise IllegalOrder(why, text)
@@ -476,7 +489,7 @@ class StockRound(Ruleset):
             raise IllegalOrder(f"{e['company']} needs a {e['train']} train: {self.prompt(state, player)}", text)
         if len(args) != 2:
             raise OrderSyntaxError("write sell COMPANY N", text)
-        co = pick(args[0], self.companies, text, what="company")
+        co = self.company(args[0], text)
         n = parse_count(args[1], text)
         if n == 0:
             raise OrderSyntaxError("sell at least 1 share", text)
@@ -526,7 +539,7 @@ class StockRound(Ruleset):
             raise IllegalOrder(f"directors declare re-issues first: {self.prompt(state, player)}", text)
         if len(args) != 2:
             raise OrderSyntaxError("write reissue COMPANY N", text)
-        named = pick(args[0], self.companies, text, what="company")
+        named = self.company(args[0], text)
         if named != co:
             raise IllegalOrder(f"declare for {co} now", text)
         n = parse_count(args[1], text)
@@ -559,7 +572,7 @@ class StockRound(Ruleset):
             return Order(GM, "done")
         if not args:
             raise OrderSyntaxError(f"write {verb} COMPANY ...", text)
-        co = pick(args[0], self.companies, text, what="company")
+        co = self.company(args[0], text)
         if not state["companies"][co]["director"]:
             raise IllegalOrder(f"{co} has not started", text)
         if co not in self.operating(state):
@@ -584,14 +597,14 @@ class StockRound(Ruleset):
         revenue = parse_count(args[1], text, what="revenue")
         if revenue % 10:
             raise IllegalOrder("revenues are multiples of 10", text)
-        how = pick(args[2], ("pay", "withhold"), text, what="choice")
+        how = choose(args[2], ("pay", "withhold"), text, "choice")
         if how == "pay" and not revenue:
             raise IllegalOrder("there is nothing to pay: operate with 0 withhold", text)
         return Order(GM, "operate", (co, revenue, how))
 
     def parse_trade(self, state, buyer, args, text) -> Order:
         kind = pick(args[1], self.train_types(), text, what="train")
-        seller = pick(args[3], self.companies, text, what="company")
+        seller = self.company(args[3], text)
         price = parse_count(args[4], text, what="price")
         why = self.why_not_trade(state, buyer, kind, seller, price)
         if why:
@@ -1097,7 +1110,7 @@ class StockRound(Ruleset):
         if w[0] == "emergency":
             if w[1:2] != ["sell"]:
                 raise OrderSyntaxError("write emergency sell, or emergency sell COMPANY ... (in the order you would sell)", text)
-            return " ".join(["emergency sell", *(pick(x, self.companies, text, what="company") for x in w[2:])])
+            return " ".join(["emergency sell", *(self.company(x, text) for x in w[2:])])
         if w == ["auto", "buy", "to", "float"]:
             return "auto buy to float"
         if w[:3] == ["auto", "buy", "cheapest"]:
@@ -1107,7 +1120,7 @@ class StockRound(Ruleset):
         if w[:2] == ["auto", "buy"]:
             if len(w) != 4:
                 raise OrderSyntaxError("write auto buy COMPANY company or auto buy COMPANY pool", text)
-            co = pick(w[2], self.companies, text, what="company")
+            co = self.company(w[2], text)
             return f"auto buy {co} {pick(w[3], ('company', 'pool'), text, what='source')}"
         if w[0] == "auto":
             if w != ["auto", "pass"]:
@@ -1116,10 +1129,10 @@ class StockRound(Ruleset):
         if w[0] == "decline":
             if w[1:2] != ["offers"] or len(w) > 3:
                 raise OrderSyntaxError("write decline offers or decline offers COMPANY", text)
-            return " ".join(["decline offers", *(pick(x, self.companies, text, what="company") for x in w[2:])])
+            return " ".join(["decline offers", *(self.company(x, text) for x in w[2:])])
         if len(w) != 4 or w[1] != "offered":
             raise OrderSyntaxError("write if offered COMPANY yes or if offered COMPANY no", text)
-        co = pick(w[2], self.companies, text, what="company")
+        co = self.company(w[2], text)
         return f"if offered {co} {pick(w[3], ('yes', 'no'), text, what='answer')}"
 
     def standing_order(self, state, player, text):
