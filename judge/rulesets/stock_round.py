@@ -401,11 +401,16 @@ class StockRound(Ruleset):
         return "pass" if state["phase"] == "stock" else None
 
     def started(self, state) -> list[str]:
-        return [co for co in self.companies if state["companies"][co]["director"]]
+        companies = state["companies"]
+        return [co for co in self.companies if companies[co]["director"]]
 
     def operating(self, state) -> list[str]:
-        """The companies that operate: version 2 only the floated ones (60% sold)."""
-        return [co for co in self.started(state) if not self.new_rules or state["companies"][co]["floated"]]
+        return [co for co in self.companies if self.operates(state, co)]
+
+    def operates(self, state, co) -> bool:
+        """Whether `co` operates: once started; version 2 only once floated (60% sold)."""
+        c = state["companies"][co]
+        return bool(c["director"]) and (not self.new_rules or c["floated"])
 
     def float_check(self, state, co) -> None:
         c = state["companies"][co]
@@ -575,7 +580,7 @@ class StockRound(Ruleset):
         co = self.company(args[0], text)
         if not state["companies"][co]["director"]:
             raise IllegalOrder(f"{co} has not started", text)
-        if co not in self.operating(state):
+        if not self.operates(state, co):
             c = state["companies"][co]
             raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
                                f"sold; it operates once {self.data['float_shares']} are (1830)", text)
@@ -652,12 +657,19 @@ class StockRound(Ruleset):
         return ""
 
     def next_train(self, state) -> str:
-        return next((t for t in self.train_types() if state["trains"]["bank"][t]), "")
+        bank = state["trains"]["bank"]
+        for t in self.train_types():  # (loops here and below: a generator costs twice as much)
+            if bank[t]:
+                return t
+        return ""
 
     def phase_train(self, state) -> dict:
         """The newest train type sold: it names the phase (the first type before any is sold)."""
         bank = state["trains"]["bank"]
-        return next((t for t in reversed(self.data["trains"]) if bank[t["type"]] < t["count"]), self.data["trains"][0])
+        for t in reversed(self.data["trains"]):
+            if bank[t["type"]] < t["count"]:
+                return t
+        return self.data["trains"][0]
 
     def train_limit(self, state) -> int:
         return self.phase_train(state)["limit"]
