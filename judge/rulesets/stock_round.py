@@ -272,6 +272,11 @@ class StockRound(Ruleset):
             swap = f" ({d} exchanges the director's certificate for two of {best}'s shares)" if self.new_rules else ""
             emit(state, f"{best} holds more {co} shares than {d} and becomes its director{swap}.")
 
+    def left_of(self, state, p) -> str:
+        """The player to the left of `p` (round_from(state, p)[1], without building the round)."""
+        seats = state["seats"]
+        return seats[(seats.index(p) + 1) % len(seats)]
+
     def round_from(self, state, p) -> list[str]:
         seats = state["seats"]
         i = seats.index(p)
@@ -714,10 +719,9 @@ class StockRound(Ruleset):
         sale["queue"] = self.round_from(state, sale["seller"])[1:] + [COMPANY]
         sale["bought"] = 0
 
-    def can_take(self, state, who) -> bool:
-        sale = state["sale"]
-        co = sale["company"]
-        price = self.price(state, co)
+    def can_take(self, state, who, price) -> bool:
+        """Whether `who` may take a share offered at `price` in the sale."""
+        co = state["sale"]["company"]
         if who == COMPANY:
             return state["companies"][co]["treasury"] >= price
         return state["players"][who]["money"] >= price and not self.why_not_hold(state, who, co)
@@ -728,7 +732,8 @@ class StockRound(Ruleset):
         sale = state["sale"]
         co = sale["company"]
         while sale["left"]:
-            while sale["queue"] and not self.can_take(state, sale["queue"][0]):
+            price = self.price(state, co)  # (it changes only when the Pool absorbs a share)
+            while sale["queue"] and not self.can_take(state, sale["queue"][0], price):
                 sale["queue"].pop(0)
             if sale["queue"]:
                 return
@@ -824,7 +829,7 @@ class StockRound(Ruleset):
         if state["passes"] >= len(state["seats"]):
             self.end_stock_round(state)
             return
-        state["turn"] = self.round_from(state, state["turn"])[1]
+        state["turn"] = self.left_of(state, state["turn"])
 
     def do_reissue(self, state, order) -> None:
         co, n = order.args
@@ -877,7 +882,7 @@ class StockRound(Ruleset):
 
     def end_stock_round(self, state) -> None:
         if state["last_actor"]:
-            state["priority"] = self.round_from(state, state["last_actor"])[1]
+            state["priority"] = self.left_of(state, state["last_actor"])
         emit(state, f"Everybody passes: stock round {state['round']} ends; {state['priority']} has the priority deal.")
         if not self.new_rules:
             if state["broken"]:
