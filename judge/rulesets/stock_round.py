@@ -133,7 +133,13 @@ class StockRound(Ruleset):
         return self.cell(r, c + 1)
 
     def cert_limit(self, state) -> int:
-        return self.data["cert_limit"][str(len(state["seats"]))]
+        return self.cert_limits[len(state["seats"])]
+
+    @cached_property  # (read whenever a player may take a share)
+    def cert_limits(self) -> dict[int, int]:
+        """The certificate limit by the number of players."""
+        table = self.data["cert_limit"]
+        return {n: table[str(n)] for n in range(self.min_players, self.max_players + 1) if str(n) in table}
 
     def check_players(self, players, options) -> None:
         super().check_players(players, options)
