@@ -421,6 +421,7 @@ class StockRound(Ruleset):
         return [co for co in self.companies if companies[co]["director"]]
 
     def operating(self, state) -> list[str]:
+        """The companies that operate (operates())."""
         return [co for co in self.companies if self.operates(state, co)]
 
     def operates(self, state, co) -> bool:
