@@ -378,21 +378,17 @@ class StockRound(Ruleset):
         kind = self.next_train(state)
         operating = self.operating(state)
         trading = self.new_rules and not self.why_no_trades(state)
-        limit = self.train_limit(state)
         for co in operating:
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
-            # (why_not_trade refuses every trade before the phase of trades, of a company that
-            # traded this round or is at its train limit, and with itself; past those, only a
-            # price above the buyer's treasury)
-            c = state["companies"][co]
-            buys = trading and co not in state["traded"] and len(c["trains"]) < limit
-            for seller in operating if buys else ():
+            # (the checks of why_not_trade, each asked once where it holds for many trades: the
+            # phase, the buyer, then for each train another company owns, the price)
+            for seller in operating if trading and not self.why_not_trade_again(state, co) else ():
                 if seller == co:
                     continue
                 for t in sorted(set(state["companies"][seller]["trains"])):
                     orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
-                               if price <= c["treasury"]]
+                               if not self.why_not_pay(state, co, t, price)]
             if co in state["operated"]:
                 continue
             orders += self.revenues(co, sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40)
@@ -643,16 +639,24 @@ class StockRound(Ruleset):
             return f"{buyer} cannot buy its own train"
         if kind not in state["companies"][seller]["trains"]:
             return f"{seller} owns no {kind} train"
+        return self.why_not_pay(state, buyer, kind, price) or self.why_not_trade_again(state, buyer)
+
+    def why_not_pay(self, state, buyer, kind, price) -> str:
         if price < 1:
             return "a train between companies costs at least $1"
-        c = state["companies"][buyer]
-        if c["treasury"] < price:
-            return f"{buyer} has ${c['treasury']}; the {kind} train costs ${price}"
+        treasury = state["companies"][buyer]["treasury"]
+        if treasury < price:
+            return f"{buyer} has ${treasury}; the {kind} train costs ${price}"
+        return ""
+
+    def why_not_trade_again(self, state, buyer) -> str:
+        """Why `buyer` may buy no train of another company now: it did in this operating round
+        (the judge's choice), or it is at the train limit."""
         if buyer in state["traded"]:
             return f"{buyer} has bought a train from another company in this operating round already"
-        limit = self.train_limit(state)
-        if len(c["trains"]) >= limit:
-            return f"{buyer} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
+        trains, limit = state["companies"][buyer]["trains"], self.train_limit(state)
+        if len(trains) >= limit:
+            return f"{buyer} owns {plural(len(trains), 'train')}, the limit is {limit}"
         return ""
 
     def why_no_trades(self, state) -> str:
