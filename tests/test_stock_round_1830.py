@@ -116,13 +116,19 @@ def test_the_certificate_stays_when_nobody_else_holds_two_shares(tmp_path):
 
 
 # ---- 2. sold out: up one row at the end of the stock round -----------------------------------
-def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_round(tmp_path):
+def ftr_sold_out(tmp_path) -> Path:
+    """FTR's 10 shares all with players, SFR's 3 of 10, c to act in the stock round."""
     path = new(tmp_path)
     play(path, "a: par FTR 60", "b: par SFR 60")
     for _ in range(2):
         play(path, "c: buy FTR company", "a: buy FTR company", "b: buy FTR company")
     play(path, "c: buy FTR company", "a: buy FTR company")  # FTR: all 10 with players
     play(path, "b: buy SFR company")  # SFR: 3 sold, 7 with the company
+    return path
+
+
+def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_round(tmp_path):
+    path = ftr_sold_out(tmp_path)
     assert company(path)["new"] == 0 and company(path)["price"] == 60
     play(path, "c: pass", "a: pass", "b: pass")
     assert company(path)["price"] == 63  # one row up (row 1 of the stand-in market)
@@ -132,11 +138,7 @@ def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_rou
 
 
 def test_a_sold_out_company_on_the_top_row_stays_there(tmp_path):
-    path = new(tmp_path)
-    play(path, "a: par FTR 60", "b: par SFR 60")
-    for _ in range(2):
-        play(path, "c: buy FTR company", "a: buy FTR company", "b: buy FTR company")
-    play(path, "c: buy FTR company", "a: buy FTR company", "b: buy SFR company")
+    path = ftr_sold_out(tmp_path)
     arrange(path, lambda state: state["companies"]["FTR"].update(token=[0, 6]))  # arranged: FTR on the top row at $66
     play(path, "c: pass", "a: pass", "b: pass")
     assert company(path)["price"] == 66
