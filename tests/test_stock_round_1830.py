@@ -116,19 +116,33 @@ def test_the_certificate_stays_when_nobody_else_holds_two_shares(tmp_path):
 
 
 # ---- 2. sold out: up one row at the end of the stock round -----------------------------------
-def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_round(tmp_path):
+def ftr_sold_out(tmp_path) -> Path:
+    """FTR's 10 shares all with players, SFR's 3 of 10, c to act in the stock round."""
     path = new(tmp_path)
     play(path, "a: par FTR 60", "b: par SFR 60")
     for _ in range(2):
         play(path, "c: buy FTR company", "a: buy FTR company", "b: buy FTR company")
     play(path, "c: buy FTR company", "a: buy FTR company")  # FTR: all 10 with players
     play(path, "b: buy SFR company")  # SFR: 3 sold, 7 with the company
+    return path
+
+
+def test_a_company_all_held_by_players_rises_one_row_at_the_end_of_the_stock_round(tmp_path):
+    path = ftr_sold_out(tmp_path)
     assert company(path)["new"] == 0 and company(path)["price"] == 60
     play(path, "c: pass", "a: pass", "b: pass")
     assert company(path)["price"] == 63  # one row up (row 1 of the stand-in market)
     assert company(path, "SFR")["price"] == 60
     assert "FTR is sold out (all its shares held by players) and rises to $63." in events(path)
 
+
+
+def test_a_sold_out_company_on_the_top_row_stays_there(tmp_path):
+    path = ftr_sold_out(tmp_path)
+    arrange(path, lambda state: state["companies"]["FTR"].update(token=[0, 6]))  # arranged: FTR on the top row at $66
+    play(path, "c: pass", "a: pass", "b: pass")
+    assert company(path)["price"] == 66
+    assert "FTR is sold out but on the top row already." in events(path)
 
 # ---- 3. only floated companies operate -------------------------------------------------------
 def test_only_floated_companies_operate(tmp_path):
@@ -296,6 +310,15 @@ def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
     game = gamefile.load(path)  # the file is consistent
     game.ruleset.check(game.state)
 
+
+
+def test_an_emergency_sale_on_the_bottom_row_moves_the_token_one_column_left(tmp_path):
+    path = emergency_game(tmp_path, a_money=10)
+    arrange(path, lambda state: state["companies"]["SFR"].update(token=[6, 11]))  # arranged: SFR on the bottom row at $81
+    play(path, "gm: train FTR 2", "a: sell SFR 1")  # a must raise $50: one SFR share to the Pool at $81
+    sfr = company(path, "SFR")
+    assert sfr["pool"] == 1 and sfr["price"] == 73  # the bottom row: one column left
+    assert "a sells 1 SFR share to the Pool for $81; SFR falls to $73." in events(path)
 
 @pytest.mark.parametrize("line", ["emergency sell every round", "emergency sell", "emergency sell SFR FTR"])
 def test_a_standing_emergency_sell_raises_the_money_with_nobody_asked(tmp_path, line):

@@ -243,9 +243,8 @@ class MogulBoard(Mogul):
         return {"auction": "pass", "winner": "take", "second": second}.get(state["phase"])
 
     # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]", "if winner take", "if winner sell all|none",
-                      "if winner depot SPACE", "if winner move FROM TO", "if second sell all|none",
-                      "if second depot SPACE", "if second move FROM TO")
+    standing_forms = Mogul.standing_forms[:3] + ("if winner sell all|none", "if winner depot SPACE", "if winner move FROM TO",
+                                                 "if second sell all|none", "if second depot SPACE", "if second move FROM TO")
 
     def standing_choice(self, role, w, text):
         if w[0] in ("depot", "move"):

@@ -461,16 +461,22 @@ class Rumors(Ruleset):
             return [" ".join(["bag", *d]) for d in sub_multisets(pl["screen"], min_size=least)]
         out = []
         for c, co in state["companies"].items():
-            for n in range(1, co["filled"] + 1):
-                if sum(self.buy_costs(co["price"], co["filled"], n)) <= pl["money"] and \
-                        self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c):
-                    out.append(f"buy {c} {n}")
-            for n in range(1, 11 - co["filled"]):
-                if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c):
-                    out.append(f"short {c} {n}")
+            out += [f"buy {c} {n}" for n in self.buy_counts(state, player, c)]
+            out += [f"short {c} {n}" for n in self.short_counts(state, player, c)]
             out += [" ".join(["dice", c, *map(str, f)]) for f in sub_multisets(co["dice"], min_size=1)]
         out += [" ".join(["rumor", *d]) for d in sub_multisets(pl["screen"], 1, self.data["rumor_limit"])]
         return out + ["pass"]
+
+    def buy_counts(self, state, player, c) -> list[int]:
+        """The numbers of `c` shares `player` may buy now (parse_buy's checks)."""
+        co, money = state["companies"][c], state["players"][player]["money"]
+        return [n for n in range(1, co["filled"] + 1) if sum(self.buy_costs(co["price"], co["filled"], n)) <= money
+                and self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c)]
+
+    def short_counts(self, state, player, c) -> list[int]:
+        """The numbers of `c` shares `player` may short now (parse_short's checks)."""
+        return [n for n in range(1, 11 - state["companies"][c]["filled"])
+                if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c)]
 
     def default_order(self, state, player):
         if state["phase"] == "action":
@@ -1158,14 +1164,11 @@ class Rumors(Ruleset):
         if phase == "roll":
             least = max(0, len(screen) - self.data["screen_limit"])
             return [Form("bag DICE", ((Some(tuple(screen), least, len(screen)),),))]
-        money = state["players"][player]["money"]
         buys, shorts, dice = [], [], []
         for c, co in state["companies"].items():
-            ok = [n for n in range(1, co["filled"] + 1) if sum(self.buy_costs(co["price"], co["filled"], n)) <= money
-                  and self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c)]
+            ok = self.buy_counts(state, player, c)
             buys += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
-            ok = [n for n in range(1, 11 - co["filled"])
-                  if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c)]
+            ok = self.short_counts(state, player, c)
             shorts += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
             dice += [(Word((c,)), Some(tuple(co["dice"]), 1, len(co["dice"])))] if co["dice"] else []
         rumor = [(Some(tuple(screen), 1, min(len(screen), self.data["rumor_limit"])),)] if screen else []

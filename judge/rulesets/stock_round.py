@@ -763,13 +763,18 @@ class StockRound(Ruleset):
     def pool_absorbs(self, state, co, seller) -> None:
         c = state["companies"][co]
         r, col = c["token"]
-        bottom = r == len(self.grid) - 1
-        price = self.cell(r, col - (2 if bottom else 1))
-        c["token"] = [r, max(col - 1, 0)] if bottom else [r + 1, col]
+        price = self.cell(r, col - (2 if r == len(self.grid) - 1 else 1))
+        self.fall(c)
         state["players"][seller]["money"] += self.bank_pay(state, price)
         c["pool"] += 1
         state["sale"]["left"] -= 1
         emit(state, f"Nobody took a {co} share: the Pool absorbs one for ${price}; {co} falls to ${self.price(state, co)}.")
+
+    def fall(self, c: dict) -> None:
+        """A share sold to the Pool: the company `c`'s token one row down (on the bottom row,
+        one column left)."""
+        r, col = c["token"]
+        c["token"] = [r, max(col - 1, 0)] if r == len(self.grid) - 1 else [r + 1, col]
 
     def do_offer(self, state, order) -> None:
         sale = state["sale"]
@@ -1006,8 +1011,7 @@ class StockRound(Ruleset):
         c["pool"] += n
         state["players"][p]["money"] += self.bank_pay(state, n * price)
         for _ in range(n):
-            r, col = c["token"]
-            c["token"] = [r + 1, col] if r + 1 < len(self.grid) else [r, max(col - 1, 0)]
+            self.fall(c)
         emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
         self.fix_director(state, co)
         if self.due(state) <= 0:
