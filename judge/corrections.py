@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 
 from .errors import UsageError
-from .game import NAME, Game
+from .game import NAME, Game, LogEndsEarly
 from .ruleset import GM
 
 _MOVE = re.compile(r"^(\d+) ")
@@ -25,16 +25,23 @@ def _move_of(entry: str) -> int:
     return int(m[1]) if m else 0
 
 
-def before_move(game: Game, move: int) -> Game:
-    """The game as it stood at the start of `move`, replayed from its log."""
+def check_move(game: Game, move: int) -> None:
     if not 1 <= move <= game.move:
         raise UsageError(f"move {move} is not in this game (moves 1 to {game.move})")
+
+
+def before_move(game: Game, move: int) -> Game:
+    """The game as it stood at the start of `move`, replayed from its log, to go on from there:
+    refused for a move that a standing order played the moment it began (replayed, the game
+    would play it again at once)."""
+    check_move(game, move)
     past = game.copy()
     past.log = [e for e in game.log if _move_of(e) < move]
-    past = past.replay()
-    if past.move != move:
-        raise UsageError(f"move {move} is inside a move of several orders; the game stood at move {past.move} before it")
-    return past
+    try:
+        return past.replay()
+    except LogEndsEarly:
+        raise UsageError(f"move {move} was played by a standing order the moment it began: roll back to "
+                         f"move {move - 1} or earlier, or to a later move") from None
 
 
 def rollback(game: Game, move: int, reason: str, when: str) -> tuple[Game, list[str]]:

@@ -37,6 +37,10 @@ KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "option
 AGREED_END = "end by agreement"
 
 
+class LogEndsEarly(GameFileError):
+    """The log ends where standing orders carry on (a log cut short: judge/corrections.py)."""
+
+
 def _copy(value):
     """A deep copy of a state (TOML values only, which marshal copies fastest)."""
     return marshal.loads(marshal.dumps(value))
@@ -392,7 +396,7 @@ class Game:
                 logged = log[i + 1:i + 1 + len(carried)]
                 if logged != carried:
                     k = next(k for k, e in enumerate(carried) if k >= len(logged) or logged[k] != e)
-                    raise GameFileError(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
+                    raise (LogEndsEarly if k == len(logged) else GameFileError)(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
                                         f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
         return self._like(state, rng)

@@ -2,20 +2,44 @@
 public saw at each (the orders as the public record shows them, the public events)."""
 from __future__ import annotations
 
-from .corrections import before_move
+from .corrections import check_move
 from .game import Game
 from .record import public_log
+from .rng import Rng
 
 __all__ = ["all_events", "at_move", "moves"]
 
 
 def at_move(game: Game, move: int) -> Game:
-    """The game as it stood at the start of `move` (the current game for its current move)."""
-    return game if move == game.move and not _entries_at(game, move) else before_move(game, move)
+    """The game as it stood at the start of `move` (the current game for its current move),
+    for its reports: replayed until the order that began it, even when a standing order was
+    carried out at once (the game never rested there, but the table saw it)."""
+    check_move(game, move)
+    if move == game.move and not any(e.split(" ", 1)[0] == str(move) for e in game.log):
+        return game
+    stopping = _Stopping(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
+                         game.meta, game.salt, game.commitment, game.corrections)
+    stopping.target = move
+    if move == 1:
+        stopping.log = []
+    try:
+        return stopping.replay()  # (move 1: the start)
+    except _Reached as reached:
+        return reached.game
 
 
-def _entries_at(game: Game, move: int) -> list[str]:
-    return [e for e in game.log if e.split(" ", 1)[0] == str(move)]
+class _Reached(Exception):
+    def __init__(self, game: Game):
+        self.game = game
+
+
+class _Stopping(Game):
+    """A game whose replay stops the moment an order begins move `target`."""
+
+    def _apply(self, state, order, rng) -> None:
+        super()._apply(state, order, rng)
+        if state["move"] == self.target:
+            raise _Reached(self._like(self.copy_state(state), Rng(rng.seed, rng.draws)))
 
 
 class _Watched(Game):

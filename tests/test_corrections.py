@@ -230,3 +230,25 @@ def test_history_lists_secret_orders_as_the_public_saw_them_until_the_end(tmp_pa
     bots.play_out(g)
     gamefile.save(g, path)
     assert f"{player} {order}" in judge("history", path)[1]
+
+
+def test_a_move_played_by_a_standing_order_has_its_report_and_can_be_rolled_back_past(tmp_path):
+    # bob's standing order bids for him the moment alice has bid: move 2 lasted no time at all,
+    # yet bob's and alice's reports at move 2 are what the table showed then (bob awaited),
+    # and the refusal of a rollback to it is the game master's only (never a broken file)
+    game = tmp_path / "g.toml"
+    assert judge("new", "mogul", game, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "3")[0] == 0
+    assert awaited(game) == "alice"
+    before = {who: judge("show", game, "--as", who)[1] for who in ("alice", "bob")}
+    assert judge("order", game, "--as", "bob", "bid until pot 5")[0] == 0
+    assert judge("order", game, "--as", "alice", "bid")[0] == 0
+    assert gamefile.load(game).log[-1] == "2 bob bid"
+    for who in ("alice", "bob"):
+        code, out = judge("history", game, "--at", 2, "--as", who)
+        assert code == 0 and "move 2" in out and "Waiting for: bob" in out, out
+        assert ("bid until pot 5" in out) == (who == "bob")
+        assert judge("history", game, "--at", 1, "--as", who)[1] == before[who]
+    code, out = judge("rollback", game, "--to", 2, "--reason", "typo")
+    assert code == 2 and "move 2" in out and "standing order" in out, out
+    code, out = judge("rollback", game, "--to", 1, "--reason", "typo")
+    assert code == 0 and judge("verify", game)[0] == 0
