@@ -17,15 +17,20 @@ def at_move(game: Game, move: int) -> Game:
     check_move(game, move)
     if move == game.move and not any(e.split(" ", 1)[0] == str(move) for e in game.log):
         return game
-    stopping = _Stopping(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
-                         game.meta, game.salt, game.commitment, game.corrections)
+    stopping = _replaying(_Stopping, game)
     stopping.target = move
-    if move == 1:
+    if move == 1:  # (no order begins it: the setup)
         stopping.log = []
     try:
-        return stopping.replay()  # (move 1: the start)
+        return stopping.replay()
     except _Reached as reached:
         return reached.game
+
+
+def _replaying(cls, game: Game) -> Game:
+    """`game`'s header and log in `cls`, a Game whose replay watches every order applied."""
+    return cls(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
+               game.meta, game.salt, game.commitment, game.corrections)
 
 
 class _Reached(Exception):
@@ -55,8 +60,7 @@ class _Watched(Game):
 
 def all_events(game: Game) -> list[dict]:
     """Every event of the game so far, those seen by some players only included (with "to")."""
-    watched = _Watched(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
-                       game.meta, game.salt, game.commitment, game.corrections)
+    watched = _replaying(_Watched, game)
     watched.emitted = None
     watched.replay()
     return game.state["events"] if watched.emitted is None else watched.emitted
