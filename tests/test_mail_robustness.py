@@ -154,6 +154,20 @@ def test_a_run_killed_after_the_save_has_its_mail_sent_by_the_next_run(site, mon
     assert "OK      bid\nAll applied." in reply(mails, address(first)) and len(mails) == 1
 
 
+def test_a_killed_runs_mail_survives_a_change_to_a_game_named_like_its_number(site, monkeypatch):
+    """The pending mail of g1's change number 2 is neither dropped nor sent early by a change
+    to the game named "2" (game names may be digits: "1830")."""
+    first = site.load().awaiting()[0]
+    monkeypatch.setattr(outboxes, "_make_ready", lambda path: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        gateway.handle(message(address(first), orders(first, site.passwords[first], "bid")), site.cfg, site.outbox(), T0)
+    monkeypatch.undo()
+    assert site.load().meta["mail"]["outbox_tx"] == 2  # committed: its reports must go out
+    new_game(site, "2")  # its welcomes are the game "2"'s change number 1
+    assert len(site.take()) == len(NAMES) + 1 + len(NAMES) + 1  # both games' mails, nothing lost
+    assert not list((site.cfg.games / ".mail" / "outbox").iterdir())
+
+
 def test_judge_new_on_a_game_that_exists_leaves_no_mail_behind(site):
     with pytest.raises(GameFileError, match="exists already"):
         new_game(site)

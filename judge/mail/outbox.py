@@ -88,6 +88,16 @@ def _make_ready(pending: Path) -> None:
         pass
 
 
+def _pending(folder: Path) -> list[tuple[Path, str, int]]:
+    """The pending files (STAMP.GAME.TX.N.pending), each with its game and transaction number."""
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".pending"):
+            _, game, tx, _, _ = name.split(".")
+            out.append((folder / name, game, int(tx)))
+    return out
+
+
 def _stamp() -> str:
     """A file name's start that sorts in the order of writing."""
     return f"{time.time_ns():020d}"
@@ -134,8 +144,10 @@ class Outbox:
         committed = int(m.get("outbox_tx", 0))
         tx = m["outbox_tx"] = committed + 1
         folder = self._ready_dir()
-        for old in folder.glob(f"*.{game_name}.*.pending"):
-            if int(old.name.split(".")[2]) <= committed:  # committed by a run killed before making it ready
+        for old, game_of, old_tx in _pending(folder):
+            if game_of != game_name:
+                continue
+            if old_tx <= committed:  # committed by a run killed before making it ready
                 _make_ready(old)
             else:  # of a change that never happened
                 old.unlink(missing_ok=True)
@@ -213,18 +225,15 @@ class Outbox:
     def _recover(self) -> None:
         """Pending files of a committed change (the run was killed before making them ready)."""
         committed = {}
-        for name in sorted(os.listdir(self.dir)):
-            if not name.endswith(".pending"):
-                continue
-            _, game_name, tx, _, _ = name.split(".")
+        for path, game_name, tx in _pending(self.dir):
             if game_name not in committed:
                 try:
                     m = gamefile.load(self.cfg.games / f"{game_name}.toml").meta.get("mail", {})
                     committed[game_name] = int(m.get("outbox_tx", 0))
                 except (GameFileError, ValueError, TypeError, AttributeError):
                     committed[game_name] = 0
-            if int(tx) <= committed[game_name]:
-                _make_ready(self.dir / name)
+            if tx <= committed[game_name]:
+                _make_ready(path)
 
     def close(self) -> None:
         self.transport.close()
