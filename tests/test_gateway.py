@@ -1,11 +1,13 @@
 """The mail gateway as players and the game master meet it: replies, reports, refusals."""
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from judge.mail import gateway
+from judge.mail.outbox import MailError
 from judge.game import Game
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 
@@ -284,3 +286,18 @@ def test_another_players_message_id_gets_nothing_of_the_first_answer(site):
     answer = reply(mails, address("bob"))
     assert "alice@players.test" not in answer and "Players:" not in answer and answer != gm_answer
     assert site.game_path().read_bytes() == saved
+
+
+def test_a_message_delivered_again_while_mail_is_down_alerts_the_password_owner_once(site):
+    pw = new_game(site)
+    site.take()
+    raw = message("mallory@evil.test", orders("alice", pw["alice"], "bid"))
+    shutil.rmtree(site.outbox_dir)
+    site.outbox_dir.write_text("")  # the way out is broken: every run exits 75, the MTA delivers again
+    for _ in range(3):
+        with pytest.raises(MailError):
+            gateway.handle(raw, site.cfg, site.outbox(), T0)
+    site.outbox_dir.unlink()
+    site.outbox().flush()
+    mails = site.take()
+    assert len(to(mails, address("alice"))) == 1 and len(to(mails, "mallory@evil.test")) == 1

@@ -188,7 +188,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             if refusal:
                 if owner:
                     log(outcome="refused: the right password from another address; its owner is told")
-                    outbox.put(alert(cfg, mg, owner, msg.sender))
+                    outbox.put(alert(cfg, mg, owner, msg.sender), f"{key}-alert")  # once, however often delivered
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
