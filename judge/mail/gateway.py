@@ -110,7 +110,7 @@ def hide_passwords(passwords: list[str]):
 
 def how_to(subject: str, stray: list[str]) -> str:
     """The answer to a message with no block: what is missing, and how to write."""
-    named = mailparse._SUBJECT_GAME.search(subject)
+    named = mailparse.GAME_IN_SUBJECT.search(subject)
     if any(line.split()[0].lower() == "player" and len(line.split()) != 3 for line in stray):
         problem = "Its 'player' line does not hold your name and your password (player NAME PASSWORD)."
     elif named:
@@ -232,7 +232,7 @@ def section(head: str, run, game, mg) -> str:
 
 def alert(cfg, mg, owner: str, sender: str):
     """Tell a password's owner that it came from another address."""
-    address = cfg.gm if owner == GM else mg.address(owner)
+    address = mg.address_of(cfg, owner)
     name = "gm" if owner == GM else owner
     body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came\n"
             f"from {sender}, not from your address {address}. Nothing was changed, and the sender\n"
