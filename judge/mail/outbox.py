@@ -10,7 +10,8 @@ committed (the run was killed before it could say so) and is made ready by the n
 one with a higher number belongs to a change that never happened and is deleted by the
 game's next change. Ready files are sent in the order they were written, each deleted once
 the server has taken it, by every `judge mail` and `judge tick` (`Outbox.flush`); what a
-killed run had sent but not yet deleted goes out twice rather than never.
+killed run had sent but not yet deleted goes out twice rather than never. A mail that is no
+game's change (an answer, a note) is written as .part and renamed: never sent half-written.
 
 Temporary failures (connection refused, 4xx, a login refused) keep the mail for the next run
 and make the command exit 75 (EX_TEMPFAIL); a permanent refusal of one mail (5xx for its
@@ -36,6 +37,7 @@ from .journal import general_log, record
 from .parse import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
+PART_KEPT = 3600  # seconds: a mail still being written is written in far less
 
 
 class MailError(JudgeError):
@@ -128,7 +130,9 @@ class Outbox:
         if key and any(folder.glob(f"*.reply-{key}.*.eml")):
             return
         path = folder / (self._name(f"reply-{key}" if key else "mail") + ".eml")
-        write_synced(path, bytes(msg))
+        part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
+        write_synced(part, bytes(msg))
+        os.rename(part, path)
         gamefile.sync_directory_of(path)
 
     def send(self, msg: EmailMessage) -> None:
@@ -223,7 +227,15 @@ class Outbox:
         return True
 
     def _recover(self) -> None:
-        """Pending files of a committed change (the run was killed before making them ready)."""
+        """Pending files of a committed change (the run was killed before making them ready);
+        the half-written mails of killed runs (.part, older than PART_KEPT seconds) removed."""
+        for name in os.listdir(self.dir):
+            if name.endswith(".part"):
+                try:
+                    if time.time() - os.stat(self.dir / name).st_mtime > PART_KEPT:
+                        os.unlink(self.dir / name)
+                except FileNotFoundError:
+                    pass
         committed = {}
         for path, game_name, tx in _pending(self.dir):
             if game_name not in committed:
