@@ -1,11 +1,13 @@
 """The mail gateway as players and the game master meet it: replies, reports, refusals."""
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from judge.mail import gateway
+from judge.mail.outbox import MailError
 from judge.game import Game
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 
@@ -269,3 +271,33 @@ def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
     game = site.load()
     assert game.is_over() and game.log[-1] == "4 gm end game" and not game.differences(game.replay())
     assert all("the game master ends it" in text(m) for m in to(mails, address("alice")))
+
+
+def test_another_players_message_id_gets_nothing_of_the_first_answer(site):
+    pw = new_game(site)
+    site.take()
+    gm_answer = reply(send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "status"), message_id="<gm@judge.test>")),
+                      GM_ADDRESS)
+    assert "Players: alice <alice@players.test>" in gm_answer
+    saved = site.game_path().read_bytes()
+    # a player who has seen the game master's Message-ID (a copy sent to them) writes with it
+    # from their own address: the game master's answer (every address, the GM's view) stays theirs
+    mails = send(site, message(address("bob"), orders("bob", "no-password-at-all", "status"), message_id="<gm@judge.test>"))
+    answer = reply(mails, address("bob"))
+    assert "alice@players.test" not in answer and "Players:" not in answer and answer != gm_answer
+    assert site.game_path().read_bytes() == saved
+
+
+def test_a_message_delivered_again_while_mail_is_down_alerts_the_password_owner_once(site):
+    pw = new_game(site)
+    site.take()
+    raw = message("mallory@evil.test", orders("alice", pw["alice"], "bid"))
+    shutil.rmtree(site.outbox_dir)
+    site.outbox_dir.write_text("")  # the way out is broken: every run exits 75, the MTA delivers again
+    for _ in range(3):
+        with pytest.raises(MailError):
+            gateway.handle(raw, site.cfg, site.outbox(), T0)
+    site.outbox_dir.unlink()
+    site.outbox().flush()
+    mails = site.take()
+    assert len(to(mails, address("alice"))) == 1 and len(to(mails, "mallory@evil.test")) == 1

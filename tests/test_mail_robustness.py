@@ -154,6 +154,44 @@ def test_a_run_killed_after_the_save_has_its_mail_sent_by_the_next_run(site, mon
     assert "OK      bid\nAll applied." in reply(mails, address(first)) and len(mails) == 1
 
 
+def test_a_killed_runs_mail_survives_a_change_to_a_game_named_like_its_number(site, monkeypatch):
+    """The pending mail of g1's change number 2 is neither dropped nor sent early by a change
+    to the game named "2" (game names may be digits: "1830")."""
+    first = site.load().awaiting()[0]
+    monkeypatch.setattr(outboxes, "_make_ready", lambda path: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        gateway.handle(message(address(first), orders(first, site.passwords[first], "bid")), site.cfg, site.outbox(), T0)
+    monkeypatch.undo()
+    assert site.load().meta["mail"]["outbox_tx"] == 2  # committed: its reports must go out
+    new_game(site, "2")  # its welcomes are the game "2"'s change number 1
+    assert len(site.take()) == len(NAMES) + 1 + len(NAMES) + 1  # both games' mails, nothing lost
+    assert not list((site.cfg.games / ".mail" / "outbox").iterdir())
+
+
+def test_a_run_killed_while_writing_its_answer_has_it_written_again(site, monkeypatch):
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, site.passwords[first], "bid"))
+    real = outboxes.write_synced
+
+    def killed(path, data):
+        real(path, data if "reply-" not in path.name else b"")
+        if "reply-" in path.name:
+            raise KeyboardInterrupt  # died after the answer's file was made, before its text was in it
+
+    monkeypatch.setattr(outboxes, "write_synced", killed)
+    with pytest.raises(KeyboardInterrupt):
+        gateway.handle(raw, site.cfg, site.outbox(), T0)
+    monkeypatch.undo()
+    mails = send(site, raw)  # the MTA delivers it again
+    assert "OK      bid\nAll applied." in reply(mails, address(first)) and all(m["To"] for m in mails)
+    spool = site.cfg.games / ".mail" / "outbox"
+    (killed_part,) = spool.glob("*.part")
+    os.utime(killed_part, (0, 0))  # left long ago; one being written now stays
+    (spool / "1.mail.2-1.part").write_bytes(b"being written")
+    site.outbox().flush()
+    assert [p.name for p in spool.iterdir()] == ["1.mail.2-1.part"] and site.take() == []
+
+
 def test_judge_new_on_a_game_that_exists_leaves_no_mail_behind(site):
     with pytest.raises(GameFileError, match="exists already"):
         new_game(site)

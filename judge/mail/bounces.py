@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import email
 import email.policy
-import re
 
 from .outbox import compose
-from .parse import from_mail_system
-
-_GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
+from .parse import GAME_IN_SUBJECT, from_mail_system
 
 
 def is_bounce(raw: bytes, sender: str) -> bool:
@@ -54,7 +51,7 @@ def report(raw: bytes, cfg, subject: str) -> tuple[str, object | None]:
     outcome = "bounce: " + ("; ".join(failed) if failed else f"'{subject[:200]}'")
     if any(cfg.gm in f.lower() for f in failed) or cfg.gm.encode() in raw.lower():
         return outcome + " (concerns the game master's address: logged only)", None
-    game = _GAME.search(where)
+    game = GAME_IN_SUBJECT.search(where)
     body = ("A mail of the judge could not be delivered"
             + (f" (game {game[1]})" if game else "") + ".\n\n"
             + ("".join(f"  to {f}\n" for f in failed) if failed else f"  the bounce's subject: {subject[:200]}\n")

@@ -146,7 +146,6 @@ def missed_order(game, mg, player: str) -> tuple[str, str]:
 
 
 def reminder(cfg, mg, who: str, now: datetime):
-    address = cfg.gm if who == GM else mg.address(who)
     game = mg.game
     deadline = parse_time(mg.m["deadline"])
     if who == GM:  # never defaulted (see tick_game)
@@ -159,4 +158,4 @@ def reminder(cfg, mg, who: str, now: datetime):
                 f"({end.strftime('%Y-%m-%d %H:%M UTC')}), the judge gives the default order for you.")
     body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n{when}\n\n"
             + mg.footer(cfg, who))
-    return compose(cfg, address, f"game {mg.name}: reminder, move {game.move}", body)
+    return compose(cfg, mg.address_of(cfg, who), f"game {mg.name}: reminder, move {game.move}", body)

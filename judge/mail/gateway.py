@@ -110,7 +110,7 @@ def hide_passwords(passwords: list[str]):
 
 def how_to(subject: str, stray: list[str]) -> str:
     """The answer to a message with no block: what is missing, and how to write."""
-    named = mailparse._SUBJECT_GAME.search(subject)
+    named = mailparse.GAME_IN_SUBJECT.search(subject)
     if any(line.split()[0].lower() == "player" and len(line.split()) != 3 for line in stray):
         problem = "Its 'player' line does not hold your name and your password (player NAME PASSWORD)."
     elif named:
@@ -137,17 +137,21 @@ def _reply_path(cfg, game: str, key: str) -> Path:
     return cfg.games / ".mail" / "replies" / f"{game}.{key}"
 
 
-def keep_reply(cfg, game: str, key: str, text: str) -> None:
+def keep_reply(cfg, game: str, key: str, who: str, text: str) -> None:
+    """Keep the section answered to `who` (a player or GM), its first line naming them."""
     path = _reply_path(cfg, game, key)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    gamefile.write_atomic(path, text)  # (0600, and the directory synced: it survives a crash)
+    gamefile.write_atomic(path, f"for {who}\n{text}")  # (0600, and the directory synced: it survives a crash)
 
 
-def kept_reply(cfg, game: str, key: str) -> str:
+def kept_reply(cfg, game: str, key: str, who: str) -> str:
+    """The section kept for `key` when it was answered to `who`, else "": a Message-ID is no
+    secret, and another player who writes with it must not get the first sender's answer."""
     try:
-        return _reply_path(cfg, game, key).read_text("utf-8")
+        owner, _, text = _reply_path(cfg, game, key).read_text("utf-8").partition("\n")
     except (OSError, UnicodeError):
         return ""
+    return text if owner == f"for {who}" else ""
 
 
 def forget_replies(cfg, game: str, keys: list[str]) -> None:
@@ -175,15 +179,16 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 return f"{head}: this game is not played by mail. Nothing was changed.", 0
             # A message delivered again gets its first answer, though its password may have
             # changed since (by this very message): the answer goes to the address it went to.
-            if mg.seen(key) and mg.from_registered(cfg, mg.named(block.player), msg.sender):
+            named = mg.named(block.player)
+            if mg.seen(key) and mg.from_registered(cfg, named, msg.sender):
                 log(outcome="duplicate: handled before, its answer sent again")
-                return kept_reply(cfg, block.game, key) or (
+                return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if refusal:
                 if owner:
                     log(outcome="refused: the right password from another address; its owner is told")
-                    outbox.put(alert(cfg, mg, owner, msg.sender))
+                    outbox.put(alert(cfg, mg, owner, msg.sender), f"{key}-alert")  # once, however often delivered
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
@@ -200,7 +205,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 mails = run.mails + mg.mails(cfg, before, run.notices)
             forgotten = mg.remember(key)
             text = section(head, run, game, mg)
-            keep_reply(cfg, block.game, key, text)
+            keep_reply(cfg, block.game, key, who, text)
             outbox.commit(block.game, game, mails, partial(gamefile.save, game, path))
             archive.keep(cfg.archive, game, path, now)
             forget_replies(cfg, block.game, forgotten)
@@ -227,7 +232,7 @@ def section(head: str, run, game, mg) -> str:
 
 def alert(cfg, mg, owner: str, sender: str):
     """Tell a password's owner that it came from another address."""
-    address = cfg.gm if owner == GM else mg.address(owner)
+    address = mg.address_of(cfg, owner)
     name = "gm" if owner == GM else owner
     body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came\n"
             f"from {sender}, not from your address {address}. Nothing was changed, and the sender\n"

@@ -122,6 +122,10 @@ class MailGame:
     def address(self, player: str) -> str:
         return self.m["players"][player]["address"]
 
+    def address_of(self, cfg, who: str) -> str:
+        """Where `who`, a player or the game master, gets mail."""
+        return cfg.gm if who == GM else self.address(who)
+
     # ---- who is writing ----------------------------------------------------------------
     def authenticate(self, cfg, name: str, password: str, sender: str) -> tuple[str, str, str]:
         """(player or GM, "", "") for good credentials, else ("", a polite refusal, whose
@@ -150,7 +154,7 @@ class MailGame:
 
     def from_registered(self, cfg, who: str, sender: str) -> bool:
         """Whether `sender` is the registered address of `who` (a player or GM)."""
-        return bool(who) and sender == (cfg.gm if who == GM else self.address(who))
+        return bool(who) and sender == self.address_of(cfg, who)
 
     def seen(self, key: str) -> bool:
         return key in self.m["seen"]

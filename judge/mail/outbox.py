@@ -10,7 +10,8 @@ committed (the run was killed before it could say so) and is made ready by the n
 one with a higher number belongs to a change that never happened and is deleted by the
 game's next change. Ready files are sent in the order they were written, each deleted once
 the server has taken it, by every `judge mail` and `judge tick` (`Outbox.flush`); what a
-killed run had sent but not yet deleted goes out twice rather than never.
+killed run had sent but not yet deleted goes out twice rather than never. A mail that is no
+game's change (an answer, a note) is written as .part and renamed: never sent half-written.
 
 Temporary failures (connection refused, 4xx, a login refused) keep the mail for the next run
 and make the command exit 75 (EX_TEMPFAIL); a permanent refusal of one mail (5xx for its
@@ -36,6 +37,7 @@ from .journal import general_log, record
 from .parse import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
+PART_KEPT = 3600  # seconds: a mail still being written is written in far less
 
 
 class MailError(JudgeError):
@@ -88,6 +90,16 @@ def _make_ready(pending: Path) -> None:
         pass
 
 
+def _pending(folder: Path) -> list[tuple[Path, str, int]]:
+    """The pending files (STAMP.GAME.TX.N.pending), each with its game and transaction number."""
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".pending"):
+            _, game, tx, _, _ = name.split(".")
+            out.append((folder / name, game, int(tx)))
+    return out
+
+
 def _stamp() -> str:
     """A file name's start that sorts in the order of writing."""
     return f"{time.time_ns():020d}"
@@ -118,7 +130,9 @@ class Outbox:
         if key and any(folder.glob(f"*.reply-{key}.*.eml")):
             return
         path = folder / (self._name(f"reply-{key}" if key else "mail") + ".eml")
-        write_synced(path, bytes(msg))
+        part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
+        write_synced(part, bytes(msg))
+        os.rename(part, path)
         gamefile.sync_directory_of(path)
 
     def send(self, msg: EmailMessage) -> None:
@@ -134,8 +148,10 @@ class Outbox:
         committed = int(m.get("outbox_tx", 0))
         tx = m["outbox_tx"] = committed + 1
         folder = self._ready_dir()
-        for old in folder.glob(f"*.{game_name}.*.pending"):
-            if int(old.name.split(".")[2]) <= committed:  # committed by a run killed before making it ready
+        for old, game_of, old_tx in _pending(folder):
+            if game_of != game_name:
+                continue
+            if old_tx <= committed:  # committed by a run killed before making it ready
                 _make_ready(old)
             else:  # of a change that never happened
                 old.unlink(missing_ok=True)
@@ -211,20 +227,25 @@ class Outbox:
         return True
 
     def _recover(self) -> None:
-        """Pending files of a committed change (the run was killed before making them ready)."""
+        """Pending files of a committed change (the run was killed before making them ready);
+        the half-written mails of killed runs (.part, older than PART_KEPT seconds) removed."""
+        for name in os.listdir(self.dir):
+            if name.endswith(".part"):
+                try:
+                    if time.time() - os.stat(self.dir / name).st_mtime > PART_KEPT:
+                        os.unlink(self.dir / name)
+                except FileNotFoundError:
+                    pass
         committed = {}
-        for name in sorted(os.listdir(self.dir)):
-            if not name.endswith(".pending"):
-                continue
-            _, game_name, tx, _, _ = name.split(".")
+        for path, game_name, tx in _pending(self.dir):
             if game_name not in committed:
                 try:
                     m = gamefile.load(self.cfg.games / f"{game_name}.toml").meta.get("mail", {})
                     committed[game_name] = int(m.get("outbox_tx", 0))
                 except (GameFileError, ValueError, TypeError, AttributeError):
                     committed[game_name] = 0
-            if int(tx) <= committed[game_name]:
-                _make_ready(self.dir / name)
+            if tx <= committed[game_name]:
+                _make_ready(path)
 
     def close(self) -> None:
         self.transport.close()

@@ -23,7 +23,7 @@ from . import replies
 MAX_MESSAGE = 1024 * 1024
 # signatures ride along as parts of their own (x-pkcs7-signature: Outlook's S/MIME)
 _IGNORED_TYPES = {"application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature"}
-_SUBJECT_GAME = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
+GAME_IN_SUBJECT = re.compile(r"\bgame\s+([A-Za-z0-9][A-Za-z0-9_-]*)", re.I)
 
 
 @dataclass
@@ -215,7 +215,7 @@ def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
     """The blocks of the message, and the lines that are ignored because they stand before a
     block's `player` line. A `game NAME` in the subject opens the first block."""
     found = []
-    m = _SUBJECT_GAME.search(subject)
+    m = GAME_IN_SUBJECT.search(subject)
     pending = Block(m[1]) if m else None  # the subject's block, kept once a line falls in it
     current = pending
     stray = []
