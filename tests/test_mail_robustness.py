@@ -429,3 +429,16 @@ def test_the_count_of_failed_runs_is_written_to_disk_before_the_run_goes_on(site
     assert json.loads(tries.read_text()) == {"000.msg": 1} and stat.S_IMODE(tries.stat().st_mode) == 0o600
     # a crash (or a power cut) right after cannot lose the count: its file and directory were synced
     assert any(p.startswith(f"{box}/.") and ".judge-tries.json" in p for p in synced) and str(box) in synced, synced
+
+
+def test_while_mail_cannot_go_out_the_game_master_gets_one_note_of_a_host_problem_an_hour(tmp_path, monkeypatch):
+    """The MTA retries a message the judge could not handle: the note waits in the outbox, once."""
+    import mailkit
+    from judge.mail import host
+
+    monkeypatch.setattr(Path, "home", lambda: tmp_path)  # (where the hour's stamp is kept)
+    site = make_site(tmp_path, smtp_port=mailkit.free_port())  # nothing listens there: mail cannot go out
+    for _ in range(3):
+        host.tell_gm(site.cfg, "the games directory belongs to another user")
+    waiting = list((site.cfg.games / ".mail").rglob("*.eml"))
+    assert len(waiting) == 1 and "a problem on the judge's host" in waiting[0].read_text()

@@ -90,8 +90,9 @@ def tell_gm(cfg, detail: str) -> None:
             f"judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details.\n")
     box = open_outbox(cfg)
     try:
-        box.send(compose(cfg, cfg.gm, "judge: a problem on the judge's host", body))
-        stamp.touch()
+        box.put(compose(cfg, cfg.gm, "judge: a problem on the judge's host", body))
+        stamp.touch()  # queued: it goes out with the outbox, so the next hour's retries add none
+        box.flush()
     except (MailError, OSError):
         pass
     finally:
