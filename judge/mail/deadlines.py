@@ -142,7 +142,9 @@ def missed_order(game, mg, player: str) -> tuple[str, str]:
                 return order, "the default order"
             except JudgeError:
                 pass
-    return bots.choose(game, player), "the judge's bot plays for an absent player" if player in mg.m["absent"] else "the judge's bot, as there is no default order"
+    # (one text whether there is none or it is refused: everyone reads it, and a refusal may
+    # depend on the player's secrets)
+    return bots.choose(game, player), "the judge's bot plays for an absent player" if player in mg.m["absent"] else "the judge's bot, as no default order could be given"
 
 
 def reminder(cfg, mg, who: str, now: datetime):
