@@ -36,11 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge import bots, gamefile, ruleset  # noqa: E402
-from judge.errors import UsageError  # noqa: E402
-from judge.game import Game  # noqa: E402
-from judge.ruleset import GM  # noqa: E402
-from judge.simulate import seat_kinds, usual_players  # noqa: E402
+from judge.engine import bots, ruleset
+from judge.store import gamefile  # noqa: E402
+from judge.engine.errors import UsageError  # noqa: E402
+from judge.engine.game import Game  # noqa: E402
+from judge.engine.ruleset import GM  # noqa: E402
+from judge.engine.simulate import seat_kinds, usual_players  # noqa: E402
 
 SEARCH_GAMES = 64  # bot games tried per ruleset when looking for long ones
 LONG_SEEDS = 40  # of them, seeds of random bots at the most players

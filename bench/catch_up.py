@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from judge import bots, ruleset
-from judge.game import Game
-from judge.mail.players import catch_up
+from judge.engine import bots, ruleset
+from judge.engine.game import Game
+from judge.gateway.selfservice import catch_up
 
 
 def main() -> None:

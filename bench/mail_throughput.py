@@ -14,9 +14,11 @@ from email.utils import make_msgid
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judge import bots, config, gamefile
-from judge.mail import gateway, mailgame
-from judge.game import Game
+from judge.engine import bots
+from judge.store import config, gamefile
+from judge.gateway import inbox as gateway
+from judge.mail import mailgame
+from judge.engine.game import Game
 from judge.mail.outbox import open_outbox
 from judge.mail.passwords import check_password, hash_password
 

@@ -12,8 +12,8 @@ import sys
 import time
 from multiprocessing import Pool
 
-from judge import bots
-from judge.game import Game
+from judge.engine import bots
+from judge.engine.game import Game
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 

@@ -55,7 +55,7 @@ PY
 answers() { grep -c "^Subject: Re: " "/var/mail/$1" 2>/dev/null || true; }  # subjects are ASCII
 last_answer() { python3 "$MBOX" last "$1" "$2"; }
 more_answers() { [ "$(answers "$1")" -gt "$2" ]; }
-move_now() { as judge "$J/.venv/bin/python" -c 'import sys; from judge import gamefile; print(gamefile.load(sys.argv[1]).move)' "$1"; }
+move_now() { as judge "$J/.venv/bin/python" -c 'import sys; from judge.store import gamefile; print(gamefile.load(sys.argv[1]).move)' "$1"; }
 moved() { [ "$(move_now "$1")" -gt "$2" ]; }
 deferrals() { grep -c "status=deferred" "$LOG" || true; }
 more_deferrals() { [ "$(deferrals)" -gt "$1" ]; }
@@ -113,7 +113,7 @@ step "a new mail game, created by the judge user (root is refused)"
 setup=$(mktemp); chmod 644 "$setup"
 "$J/.venv/bin/python" - "$setup" <<'PY'
 import sys, tomli_w
-from judge.game import Game
+from judge.engine.game import Game
 names = ["alice", "bob", "carol"]
 st = Game.new("mogul", names, seed=1).state  # the crash card in round 2: a short whole game
 deck = [st["revealed"], *st["deck"]]
@@ -149,7 +149,8 @@ send_order() {  # PLAYER ORDER STYLE
 next_order() {  # the move, the awaited player and a sensible order of the judge's bot
     as judge "$J/.venv/bin/python" -c '
 import sys
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 g = gamefile.load(sys.argv[1])
 if g.is_over(): sys.exit(1)
 p = g.awaiting()[0]
@@ -182,7 +183,7 @@ retry_demo() {  # HOW: judge mail fails with exit 75; the MTA keeps the message 
     judge new mogul "$J/games/retry-$how.toml" --seed 2 -p alice=alice@localhost -p bob=bob@localhost \
         -p carol=carol@localhost --config "$J/judge.toml" | sed -nE 's/^  ([a-z]+): ([a-z0-9]{10}).*/\1 \2/p' > "$J/pw-$how"
     local first pw
-    first=$(as judge "$J/.venv/bin/python" -c 'import sys; from judge import gamefile; print(gamefile.load(sys.argv[1]).awaiting()[0])' "$J/games/retry-$how.toml")
+    first=$(as judge "$J/.venv/bin/python" -c 'import sys; from judge.store import gamefile; print(gamefile.load(sys.argv[1]).awaiting()[0])' "$J/games/retry-$how.toml")
     pw=$(awk -v p="$first" '$1 == p {print $2}' "$J/pw-$how")
     wait_for 20 grep -q "^Subject: game retry-$how: welcome" "/var/mail/$first"
     before_answers=$(answers "$first")

@@ -8,8 +8,8 @@ the sensible bot's wins (shared wins count) and its mean money against the rando
 import sys
 import time
 
-from judge import bots
-from judge.game import Game
+from judge.engine import bots
+from judge.engine.game import Game
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 

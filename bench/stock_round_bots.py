@@ -5,9 +5,9 @@
 import sys
 import time
 
-from judge import bots
-from judge.game import Game
-from judge.ruleset import GM
+from judge.engine import bots
+from judge.engine.game import Game
+from judge.engine.ruleset import GM
 
 NAMES = ["alice", "bob", "carol", "dave"]
 

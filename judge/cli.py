@@ -11,10 +11,11 @@ from typing import List, Optional, get_args, get_origin
 import typer
 from typer.core import TyperGroup
 
-from . import gamefile, ruleset as registry, standing
-from .errors import GameFileError, JudgeError, NotYourTurn, UsageError, VerifyError
-from .game import Game
-from .ruleset import GM
+from judge.store import gamefile
+from judge.engine import ruleset as registry, standing
+from judge.engine.errors import GameFileError, JudgeError, NotYourTurn, UsageError, VerifyError
+from judge.engine.game import Game
+from judge.engine.ruleset import GM
 
 MAX_INPUT = 1024 * 1024
 
@@ -160,8 +161,8 @@ def _now_option():
 def _mail_site(config: Optional[Path], cfg=None):
     """The judge's configuration and an open outbox, closed at the end. Refused for a user
     other than the owner of the games directory."""
-    from . import config as configs
-    from .mail import host, outbox as outboxes
+    from judge.store import config as configs
+    from judge.mail import host, outbox as outboxes
 
     cfg = cfg or configs.load(config)
     host.check_user(cfg.games)
@@ -175,7 +176,7 @@ def _mail_site(config: Optional[Path], cfg=None):
 def _now(text: Optional[str]):
     from datetime import datetime, timezone
 
-    from .mail.mailgame import parse_time
+    from judge.mail.mailgame import parse_time
 
     if text is None:
         return datetime.now(timezone.utc)
@@ -190,7 +191,7 @@ def _site(config: Optional[Path]):
     archive their changes when it names an [archive]."""
     if config is None and not os.environ.get("JUDGE_CONFIG"):
         return None
-    from . import config as configs
+    from judge.store import config as configs
 
     return configs.load(config)
 
@@ -200,7 +201,7 @@ def _archive(cfg, game: Game, game_file: Path) -> None:
     failure is only a warning (the change is saved)."""
     if cfg is None or cfg.archive is None:
         return
-    from . import archive
+    from judge.record import archive
 
     _warn(archive.keep(cfg.archive, game, game_file))
 
@@ -234,7 +235,7 @@ def new(
     if addresses and len(addresses) != len(names):
         raise UsageError("in a mail game every player is given as NAME=ADDRESS")
     if addresses or observer:  # the mail modules only for a mail game (they import smtplib, ssl)
-        from .mail.mailgame import is_address
+        from judge.mail.mailgame import is_address
 
         bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
         if bad:
@@ -254,9 +255,9 @@ def new(
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
-    from .mail import mailgame
+    from judge.mail import mailgame
 
-    from .mail.outbox import refused_recipients
+    from judge.mail.outbox import refused_recipients
 
     with _mail_site(config) as (cfg, box):
         name = cfg.game_name(game_file)
@@ -291,8 +292,9 @@ def mail(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
-    from . import config as configs
-    from .mail import gateway, host, parse as mailparse
+    from judge.store import config as configs
+    from judge.gateway import inbox as gateway, parse as mailparse
+    from judge.mail import host
 
     # a problem of the host (configuration, files, user) exits 75 without details: the MTA
     # would pass them on to the sender; they go to the judge's log and the game master
@@ -313,9 +315,9 @@ def tick(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
-    from .mail import deadlines
+    from judge.gateway import deadlines
 
-    from .mail.outbox import MailError
+    from judge.mail.outbox import MailError
 
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
@@ -375,7 +377,7 @@ def _check_user(game_file: Path) -> None:
             return  # the common case, without importing the mail modules
     except OSError:
         return
-    from .mail import host
+    from judge.mail import host
 
     host.check_game_user(game_file)
 
@@ -416,7 +418,7 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
     view = game.view(GM if gm else (game.player_name(as_) if as_ else None))
     if as_json:
         return _json(view)
-    from .report import render
+    from judge.engine.report import render
 
     typer.echo(render(view), nl=False)
 
@@ -428,7 +430,7 @@ def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) ->
     rows = game.ruleset.standings(game.state)
     if as_json:
         return _json(rows)
-    from .report import render_standings
+    from judge.engine.report import render_standings
 
     typer.echo(render_standings(rows, game.is_over()), nl=False)
 
@@ -439,7 +441,7 @@ def help_(
     topic: Optional[str] = typer.Argument(None, help="a topic the help names (rumors: cards)"),
 ) -> None:
     """A ruleset's order words, the terms of its reports and its rules in short."""
-    from .report import render_help
+    from judge.engine.report import render_help
 
     typer.echo(render_help(registry.get(ruleset), topic or ""), nl=False)
 
@@ -470,7 +472,7 @@ def orders_(
 def verify(game_file: Path) -> None:
     """Replay the log from the start and compare with the saved state (a game file, or the
     public record of a finished game)."""
-    from .record import load_game
+    from judge.record.public import load_game
 
     game = load_game(game_file)
     replayed = game.replay()
@@ -488,7 +490,7 @@ def audit(
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
     start, and its log replays from them to the saved state (a game file, or the public record
     of a finished game)."""
-    from .record import load_game
+    from judge.record.public import load_game
 
     game = load_game(game_file)
     problems = game.audit()
@@ -504,7 +506,7 @@ def audit(
 def export(game_file: Path, out: Path) -> None:
     """Write the game's public record (TOML), safe to publish while the game runs; complete
     (seed, setup, whole log) once it is over. OUT '-' writes to standard output."""
-    from . import record
+    from judge.record import public as record
 
     game = gamefile.load(game_file)
     if str(out) == "-":
@@ -521,7 +523,7 @@ def archive(
 ) -> None:
     """Commit the game's public record to a git repository now (judge.toml's [archive] does it
     after every change)."""
-    from . import archive as archives
+    from judge.record import archive as archives
 
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
@@ -537,7 +539,7 @@ def history(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """The moves with their public events; with --at N the report at move N, replayed from the log."""
-    from . import history as past
+    from judge.record import history as past
 
     game = gamefile.load(game_file)
     if at is None:
@@ -564,7 +566,7 @@ def rollback(
 ) -> None:
     """Undo every order from move N on (kept in the game's [[corrections]] trace); in a mail
     game every player is told by mail."""
-    from . import corrections
+    from judge.record import corrections
 
     game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
     _warn(warning)
@@ -585,7 +587,7 @@ def replace(
     """Hand the seat of player OLD to the new player NEW (the seat keeps its name in the game;
     the file records who plays it since when). A mail game needs --address: the new player
     gets a new password and a welcome mail."""
-    from . import corrections
+    from judge.record import corrections
 
     game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
                                                              address, reason)
@@ -613,7 +615,7 @@ def bot(
     config: Optional[Path] = _config_option(),
 ) -> None:
     """A built-in bot picks a legal order for a player and submits it."""
-    from . import bots
+    from judge.engine import bots
 
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
@@ -642,8 +644,8 @@ def play(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="only the last report"),
 ) -> None:
     """A game between bots, with the public report each round and the final ranking."""
-    from . import bots, simulate as sim
-    from .report import render
+    from judge.engine import bots, simulate as sim
+    from judge.engine.report import render
 
     rs = registry.get(ruleset)
     kinds = sim.parse_kinds(bots_)
@@ -687,7 +689,7 @@ def simulate(
 ) -> None:
     """Many whole games between bots, with a summary: length, exchanges by mail, winning score,
     wins by seat and bot."""
-    from . import bots, simulate as sim
+    from judge.engine import bots, simulate as sim
 
     kinds = sim.parse_kinds(bots_)
     if seed is None:

@@ -11,9 +11,9 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from judge import config, gamefile
+from judge.store import config, gamefile
 from judge.mail import mailgame
-from judge.game import Game
+from judge.engine.game import Game
 from judge.mail.outbox import open_outbox
 
 NAMES = ["alice", "bob", "carol"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from judge import bots, ruleset
-from judge.errors import UsageError
-from judge.game import Game
-from judge.ruleset import GM
+from judge.engine import bots, ruleset
+from judge.engine.errors import UsageError
+from judge.engine.game import Game
+from judge.engine.ruleset import GM
 
 
 def every_name() -> list[str]:

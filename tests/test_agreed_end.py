@@ -3,14 +3,15 @@ master's order "end by agreement"): every ruleset sees the game as over, scores 
 stands, and replay reproduces it exactly."""
 import pytest
 
-from judge import bots, gamefile
-from judge.errors import GameOver
-from judge.game import AGREED_END, Game
-from judge.history import all_events
-from judge.mail.players import catch_up
-from judge.record import build
-from judge.report import render
-from judge.ruleset import GM
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.errors import GameOver
+from judge.engine.game import AGREED_END, Game
+from judge.record.history import all_events
+from judge.gateway.selfservice import catch_up
+from judge.record.public import build
+from judge.engine.report import render
+from judge.engine.ruleset import GM
 from registry import every_name
 
 

@@ -12,11 +12,14 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from judge import bots, config as configs, gamefile, record, ruleset as registry
+from judge.engine import bots, ruleset as registry
+from judge.store import config as configs, gamefile
+from judge.record import public as record
 from judge.cli import app
-from judge.game import Game
-from judge.mail import deadlines, gateway, passwords
-from judge.ruleset import GM
+from judge.engine.game import Game
+from judge.gateway import deadlines, inbox as gateway
+from judge.mail import passwords
+from judge.engine.ruleset import GM
 
 from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, reply
 

@@ -9,7 +9,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
 
 from registry import every_name
@@ -57,7 +58,7 @@ def test_audit_fails_on_a_game_whose_seed_was_edited_after_the_start(tmp_path):
 
 
 def test_audit_fails_when_the_commitment_was_recomputed_but_differs_from_the_published_one(tmp_path):
-    from judge.game import commitment
+    from judge.engine.game import commitment
 
     path = tmp_path / "g.toml"
     published = finished("rumors", path)

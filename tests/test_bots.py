@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, ruleset
+from judge.engine import bots, ruleset
 from judge.cli import app
-from judge.ruleset import Ruleset
-from judge.simulate import Summary, simulate, usual_players
+from judge.engine.ruleset import Ruleset
+from judge.engine.simulate import Summary, simulate, usual_players
 
 from registry import every_name, many
 
@@ -69,8 +69,8 @@ EXACT = ("mogul", "mogul-board", "stock-round")  # where the sensible bot's poli
 
 @pytest.mark.parametrize("name", every_name())
 def test_bots_through_standing_orders_play_the_same_games_in_far_fewer_exchanges(name):
-    from judge import standing
-    from judge.game import Game
+    from judge.engine import standing
+    from judge.engine.game import Game
 
     rs = ruleset.get(name)
     for seed in range(2):

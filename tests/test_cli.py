@@ -191,7 +191,8 @@ def test_play_stops_after_n_orders_and_saves_a_running_game(tmp_path):
 
 
 def test_play_with_bots_is_the_same_game_as_simulate_plays(tmp_path):
-    from judge import gamefile, simulate
+    from judge.store import gamefile
+    from judge.engine import simulate
 
     path = tmp_path / "g.toml"
     r = judge("play", "mogul", "-n", "3", "--seed", "9", "--bots", "random,sensible", "--save", path, "-q")
@@ -231,7 +232,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
     judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "2")
     script = (
         "import sys\n"
-        "from judge import gamefile, bots\n"
+        "from judge.store import gamefile\nfrom judge.engine import bots\n"
         "for i in range(15):\n"
         "    with gamefile.locked(sys.argv[1]):\n"
         "        g = gamefile.load(sys.argv[1])\n"
@@ -243,7 +244,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
     assert all(p.wait() == 0 for p in procs)
     r = judge("verify", path)
     assert r.exit_code == 0, r.output
-    from judge import gamefile
+    from judge.store import gamefile
 
     g = gamefile.load(path)
     assert len(g.log) == 45 or g.is_over()

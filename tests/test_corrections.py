@@ -11,9 +11,10 @@ import tomllib
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
-from judge.mail import gateway
+from judge.gateway import inbox as gateway
 
 from mailkit import NAMES, T0, address, make_site, message, new_game, reply
 

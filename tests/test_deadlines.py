@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from judge import bots
-from judge.mail import deadlines, gateway
+from judge.engine import bots
+from judge.gateway import deadlines, inbox as gateway
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text
 
 H = timedelta(hours=1)
@@ -75,7 +75,7 @@ def test_a_game_without_deadline_is_left_alone(tmp_path):
 
 
 def test_a_missed_secret_order_is_announced_without_its_words():
-    from judge.game import Game
+    from judge.engine.game import Game
 
     rumors = Game.new("rumors", ["a", "b", "c"], seed=5)
     assert deadlines._public(rumors, "bag Edison Nile") == "a secret order"  # another's roll-phase bag
@@ -100,7 +100,7 @@ def test_the_game_masters_reminder_does_not_promise_a_default_order(tmp_path):
 
 
 def test_a_player_whose_absence_runs_out_is_told_once_that_they_are_back_and_what_awaits_them(site):
-    from judge.report import render
+    from judge.engine.report import render
 
     pw = site.passwords
     late = site.load().awaiting()[0]

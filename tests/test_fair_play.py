@@ -12,12 +12,13 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile, standing
+from judge.engine import bots, standing
+from judge.store import gamefile
 from judge.cli import app
-from judge.errors import JudgeError
-from judge.game import Game
-from judge.rng import Rng
-from judge.rulesets.mogul import Mogul
+from judge.engine.errors import JudgeError
+from judge.engine.game import Game
+from judge.engine.rng import Rng
+from judge.rulesets.mogul.rules import Mogul
 
 from registry import config_id, configs, many, new_game, random_bots
 
@@ -215,7 +216,8 @@ def test_mogul_take_then_credit_is_not_judged_against_the_next_card(tmp_path):
 
 
 def test_the_mail_reply_marks_the_lines_after_the_roll_not_judged(tmp_path):
-    from judge.mail import gateway, mailgame
+    from judge.gateway import inbox as gateway
+    from judge.mail import mailgame
     from mailkit import T0, address, make_site, message, reply
 
     site = make_site(tmp_path)

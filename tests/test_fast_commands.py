@@ -6,7 +6,7 @@ import sys
 
 from typer.testing import CliRunner
 
-from judge import gamefile
+from judge.store import gamefile
 from judge.cli import app
 
 from registry import new_game
@@ -45,11 +45,11 @@ def test_judge_new_does_not_load_the_mail_modules_unless_it_is_a_mail_game(tmp_p
                           "-p", "ann", "-p", "ben", "-p", "cat"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
-    assert "judge.game" in imported and not imported & {"smtplib", "ssl", "email", "judge.mail.outbox"}
+    assert "judge.engine.game" in imported and not imported & {"smtplib", "ssl", "email", "judge.mail.outbox"}
 
 
 def test_component_data_is_read_through_a_cache_that_follows_every_edit(tmp_path):
-    from judge import components
+    from judge.engine import components
 
     data = tmp_path / "games" / "x.toml"
     data.parent.mkdir()

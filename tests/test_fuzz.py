@@ -18,11 +18,12 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from judge import bots, gamefile, ruleset
+from judge.engine import bots, ruleset
+from judge.store import gamefile
 from judge.cli import app
-from judge.errors import JudgeError
-from judge.ruleset import GM
-from judge.simulate import usual_players
+from judge.engine.errors import JudgeError
+from judge.engine.ruleset import GM
+from judge.engine.simulate import usual_players
 
 from registry import every_name, many, new_game, random_bots
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import tomli_w
 from hypothesis import given, settings, strategies as st
 
-from judge import bots, gamefile
-from judge.game import Game
-from judge.orderlog import Log
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.game import Game
+from judge.engine.orderlog import Log
 
 from registry import every_name, new_game
 

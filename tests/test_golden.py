@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from judge import gamefile, ruleset
-from judge.errors import GameFileError
-from judge.game import Game
-from judge.report import render
+from judge.store import gamefile
+from judge.engine import ruleset
+from judge.engine.errors import GameFileError
+from judge.engine.game import Game
+from judge.engine.report import render
 
 from registry import every_name, new_game
 

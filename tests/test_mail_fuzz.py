@@ -15,8 +15,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from judge.config import Config
-from judge.mail import gateway, parse as mailparse
+from judge.store.config import Config
+from judge.gateway import inbox as gateway, parse as mailparse
 from judge.mail.mailgame import message_key
 from judge.mail.outbox import compose
 from mailkit import JUDGE, NAMES, T0, address, make_site, new_game

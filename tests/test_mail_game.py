@@ -8,10 +8,12 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from judge import bots, gamefile, ruleset as registry
-from judge.mail import gateway, mailgame
-from judge.game import Game
-from judge.ruleset import GM
+from judge.engine import bots, ruleset as registry
+from judge.store import gamefile
+from judge.gateway import inbox as gateway
+from judge.mail import mailgame
+from judge.engine.game import Game
+from judge.engine.ruleset import GM
 from mailkit import (GM_ADDRESS, NAMES, OBSERVER, T0, address, free_port, make_site, message, new_game, reply,
                      short_setup)
 

@@ -10,10 +10,10 @@ import pytest
 from aiosmtpd.controller import Controller
 from typer.testing import CliRunner
 
-from judge import gamefile
+from judge.store import gamefile
 from judge.cli import app
-from judge.mail import gateway
-from judge.mail import parse as mailparse
+from judge.gateway import inbox as gateway
+from judge.gateway import parse as mailparse
 from mailkit import GM_ADDRESS, T0, address, free_port, make_site, message, new_game, reply, text, to
 
 runner = CliRunner()

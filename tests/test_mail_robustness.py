@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import config, gamefile
-from judge.errors import GameFileError, UsageError
-from judge.mail import deadlines, gateway, mailgame, outbox as outboxes
+from judge.store import config, gamefile
+from judge.engine.errors import GameFileError, UsageError
+from judge.gateway import deadlines, inbox as gateway
+from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.mail.outbox import MailError
 from judge.mail.passwords import hash_password
@@ -96,7 +97,7 @@ def test_a_message_without_a_usable_sender_is_logged_and_dropped_and_the_queue_g
 
 
 def test_a_message_the_email_package_cannot_read_gets_an_answer_if_it_has_a_sender(site, monkeypatch):
-    from judge.mail import parse
+    from judge.gateway import parse
 
     def broken(raw):
         raise IndexError("list index out of range")
@@ -307,7 +308,7 @@ def test_a_hand_edited_deadline_is_refused_clearly_and_tick_goes_on_to_the_next_
     site.take()
     # a game file the judge cannot use is the host's problem: tried again later, the detail for
     # the game master's log (judge/mail/host.py), nothing of it for the player
-    from judge.errors import HostError
+    from judge.engine.errors import HostError
 
     with pytest.raises(HostError, match="deadline_hours"):
         send(site, message(GM_ADDRESS, "game a\nplayer gm x\nstatus\n"))

@@ -9,11 +9,12 @@ from datetime import timedelta
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
 from judge.mail import passwords
 from judge.mail.mailgame import parse_time
-from judge.ruleset import GM
+from judge.engine.ruleset import GM
 from mailkit import GM_ADDRESS, JUDGE, T0, Server, address, make_site, message
 from registry import every_name
 
@@ -225,7 +226,7 @@ def test_a_player_who_misses_deadlines_is_marked_absent_and_weekends_can_be_skip
     assert t.game().meta["mail"]["absent"] == [late]
     assert t.game().meta["mail"]["players"][late]["missed"] == 2
     # deadlines count Monday to Friday only: 12 hours from a Friday evening end on Monday
-    from judge.mail.players import weekday_deadline
+    from judge.gateway.selfservice import weekday_deadline
 
     assert weekday_deadline(T0.replace(day=8, hour=18), 12).isoformat() == "2026-05-11T06:00:00+00:00"
     deadline = t.game().meta["mail"]["deadline"]
@@ -292,8 +293,8 @@ def test_a_hand_edited_setting_is_refused_with_its_reason(tmp_path, server):
 
 @pytest.mark.parametrize("name", every_name())
 def test_no_self_service_word_hides_an_order_word(name):
-    from judge import ruleset
-    from judge.mail.players import COMMANDS
+    from judge.engine import ruleset
+    from judge.gateway.selfservice import COMMANDS
 
     assert not set(COMMANDS) & set(getattr(ruleset.get(name), "verbs", ()))
 

@@ -2,7 +2,7 @@ from email.message import EmailMessage
 
 from hypothesis import given, settings, strategies as st
 
-from judge.mail import parse as mailparse
+from judge.gateway import parse as mailparse
 from mailkit import message
 
 

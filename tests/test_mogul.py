@@ -3,9 +3,17 @@ from collections import Counter
 
 import pytest
 
-from judge.errors import GameOver, IllegalOrder, NotYourTurn, OrderSyntaxError, StaleOrder, UnknownPlayer, UsageError
-from judge.game import Game
-from judge.ruleset import get
+from judge.engine.errors import (
+    GameOver,
+    IllegalOrder,
+    NotYourTurn,
+    OrderSyntaxError,
+    StaleOrder,
+    UnknownPlayer,
+    UsageError,
+)
+from judge.engine.game import Game
+from judge.engine.ruleset import get
 
 MOGUL = get("mogul")
 START = {"alice": "brown/blue", "bob": "brown/pink", "carol": "brown/green"}
@@ -211,7 +219,7 @@ def test_orders_are_all_or_none():
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_whole_bot_games_account_for_45_chips_and_32_cards_after_every_order(n):
-    from judge import bots
+    from judge.engine import bots
 
     for seed in range(3):
         g = Game.new("mogul", ["alice", "bob", "carol", "dave", "erin", "frank"][:n], seed=seed,
@@ -233,7 +241,7 @@ def test_whole_bot_games_account_for_45_chips_and_32_cards_after_every_order(n):
 def test_reports_show_own_chips_only_and_never_the_deck():
     g = fixed_game(["brown/yellow"])
     play(g, "alice: bid", "bob: bid")
-    from judge.report import render
+    from judge.engine.report import render
 
     alice = render(g.view("alice"))
     assert "You hold 5 chips (secret)" in alice and "[5 chips]" in alice

@@ -5,14 +5,15 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
-from judge.errors import AmbiguousOrder, GameFileError, IllegalOrder, OrderSyntaxError, UsageError
-from judge.game import Game
-from judge.report import render
-from judge.rng import Rng
-from judge.ruleset import get
-from judge.rulesets.mogul import CRASH, company
+from judge.engine.errors import AmbiguousOrder, GameFileError, IllegalOrder, OrderSyntaxError, UsageError
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.rng import Rng
+from judge.engine.ruleset import get
+from judge.rulesets.mogul.rules import CRASH, company
 
 RS = get("mogul-board")
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
-from judge.ruleset import get
-from judge.rulesets.mogul import CRASH, company
+from judge.engine.ruleset import get
+from judge.rulesets.mogul.rules import CRASH, company
 
 from mailkit import T0, address, make_site
 

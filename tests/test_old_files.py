@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 
 FILES = sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml"))
 
@@ -28,7 +29,7 @@ def test_an_old_game_file_loads_replays_and_plays_to_the_end(path, tmp_path):
 
 
 def test_there_are_old_files_of_every_ruleset():
-    from judge import ruleset
+    from judge.engine import ruleset
 
     assert {p.stem for p in FILES} >= {rs.name for rs in ruleset.every()}
 
@@ -36,10 +37,10 @@ def test_there_are_old_files_of_every_ruleset():
 def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from judge import ruleset
+    from judge.engine import ruleset
     from judge.cli import app
 
-    from judge.game import Game
+    from judge.engine.game import Game
 
     work = tmp_path / "g.toml"
     game = Game.new("stock-round", bots.NAMES[:4], seed=14)

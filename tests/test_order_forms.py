@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from judge import bots, grammar
-from judge.errors import JudgeError
-from judge.report import render
-from judge.rng import Rng
-from judge.ruleset import GM
+from judge.engine import bots, grammar
+from judge.engine.errors import JudgeError
+from judge.engine.report import render
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM
 
 from registry import config_id, configs, many, new_game
 

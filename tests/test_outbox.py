@@ -13,8 +13,8 @@ from datetime import timedelta
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from judge import gamefile
-from judge.mail import gateway
+from judge.store import gamefile
+from judge.gateway import inbox as gateway
 from judge.mail.outbox import MailError, compose
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, make_site, message, new_game, text
 

@@ -14,14 +14,15 @@ import json
 
 import pytest
 
-from judge import bots, record, ruleset, standing
-from judge.errors import JudgeError
-from judge.game import Game
-from judge.report import render
-from judge.rng import Rng
-from judge.ruleset import GM
-from judge.rulesets.mogul import Mogul
-from judge.rulesets.rumors import Rumors
+from judge.engine import bots, ruleset, standing
+from judge.record import public as record
+from judge.engine.errors import JudgeError
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM
+from judge.rulesets.mogul.rules import Mogul
+from judge.rulesets.rumors.rules import Rumors
 
 from registry import config_id, configs, many, new_game, random_bots
 

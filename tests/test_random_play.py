@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge import bots, gamefile
-from judge.rng import Rng
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.rng import Rng
 
 from registry import config_id, configs, many, new_game, unplayable
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import bots
-from judge.game import Game
-from judge.report import render
+from judge.engine import bots
+from judge.engine.game import Game
+from judge.engine.report import render
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 SAMPLE = re.compile(r"<summary><code>([a-z-]+)</code> \(judge new \1 \S+ ((?:-p \w+ )+)--seed (\d+), then (\d+) bot orders?\)"
@@ -20,7 +20,7 @@ SALT = "5a17" * 8  # the samples' salt (a real game draws its own, so its commit
 
 
 def test_the_readme_has_a_sample_of_every_ruleset():
-    from judge import ruleset
+    from judge.engine import ruleset
 
     assert sorted(s[0] for s in SAMPLES) == sorted(rs.name for rs in ruleset.every())
 

@@ -3,8 +3,8 @@ footer begins, in Gmail's, Outlook's, Apple Mail's and Thunderbird's forms and i
 languages players use; odd spaces and a byte-order mark do not hide an order."""
 import pytest
 
-from judge.mail import gateway
-from judge.mail import parse as mailparse
+from judge.gateway import inbox as gateway
+from judge.gateway import parse as mailparse
 from mailkit import T0, address, make_site, message, new_game, reply
 
 QUOTE = "> game g1: move 1, report for alice\n> \n> Mogul, the card game: report for alice, move 1\n"

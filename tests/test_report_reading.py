@@ -7,12 +7,13 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile, ruleset
+from judge.engine import bots, ruleset
+from judge.store import gamefile
 from judge.cli import app
-from judge.errors import IllegalOrder
-from judge.game import Game
-from judge.report import render
-from judge.ruleset import GM
+from judge.engine.errors import IllegalOrder
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.ruleset import GM
 
 from registry import new_game
 

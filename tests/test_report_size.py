@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge import bots, ruleset
-from judge.report import render
-from judge.ruleset import GM
+from judge.engine import bots, ruleset
+from judge.engine.report import render
+from judge.engine.ruleset import GM
 
 from registry import many, new_game
 from test_order_forms import BLOCK_LIMIT, order_block

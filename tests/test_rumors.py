@@ -3,13 +3,21 @@ import json
 
 import pytest
 
-from judge import bots, gamefile
-from judge.errors import AmbiguousOrder, GameFileError, IllegalOrder, NotYourTurn, OrderSyntaxError, StaleOrder
-from judge.game import Game
-from judge.report import render
-from judge.rng import Rng
-from judge.ruleset import GM
-from judge.rulesets.rumors import tokens
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.errors import (
+    AmbiguousOrder,
+    GameFileError,
+    IllegalOrder,
+    NotYourTurn,
+    OrderSyntaxError,
+    StaleOrder,
+)
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM
+from judge.rulesets.rumors.rules import tokens
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 FOUR = ["Edison", "Nile", "Gazillioon", "GameStart"]

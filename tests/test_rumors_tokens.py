@@ -6,11 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from judge import bots
+from judge.engine import bots
 from judge.cli import app
-from judge.game import Game
-from judge.report import render
-from judge.rulesets.rumors import board_tokens, columns_of, tokens
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.rulesets.rumors.rules import board_tokens, columns_of, tokens
 
 from registry import many
 
@@ -205,7 +205,7 @@ def test_when_the_supply_cannot_reset_a_board_every_discard_returns_to_the_suppl
 
 
 def test_a_short_the_supply_and_every_discard_cannot_cover_is_refused():
-    from judge.errors import IllegalOrder
+    from judge.engine.errors import IllegalOrder
     g = new()
     for p in g.players:
         give(g, p, "Nile", 0, 0)

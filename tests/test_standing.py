@@ -10,12 +10,13 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from judge import gamefile, standing
+from judge.store import gamefile
+from judge.engine import standing
 from judge.cli import app
-from judge.errors import GameFileError, IllegalOrder, OrderSyntaxError
-from judge.game import Game
-from judge.report import render
-from judge.ruleset import GM, get
+from judge.engine.errors import GameFileError, IllegalOrder, OrderSyntaxError
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.ruleset import GM, get
 
 MOGUL = get("mogul")
 START = {"alice": "brown/blue", "bob": "brown/pink", "carol": "brown/green"}
@@ -489,7 +490,7 @@ def test_rumors_nobody_else_sees_a_round_plan():
 def test_rumors_standing_bots_settle_a_round_in_one_exchange():
     """The --standing bots plan their round at its start: with every round settled by the
     plans, the game takes one exchange a round (typing, eight)."""
-    from judge import bots
+    from judge.engine import bots
 
     g = Game.new("rumors", bots.NAMES[:4], seed=100)
     exchanges = bots.play_out(g, standing=True)
@@ -584,7 +585,7 @@ def test_credit_when_out_of_chips():
 
 
 def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_them(tmp_path):
-    from judge.mail import gateway
+    from judge.gateway import inbox as gateway
     from mailkit import NAMES, T0, address, make_site, message, new_game as new_mail_game, text, to
 
     site = make_site(tmp_path)
@@ -647,14 +648,14 @@ def test_stock_round_auto_buy_buys_while_it_can_then_the_next_applies():
     assert '"auto buy FTR company" stopped' in stopped(g, "carol")[0] and "costs" in stopped(g, "carol")[0]
 
 
-@pytest.mark.parametrize("name", [rs.name for rs in __import__("judge.ruleset", fromlist=["every"]).every()])
+@pytest.mark.parametrize("name", [rs.name for rs in __import__("judge.engine.ruleset", fromlist=["every"]).every()])
 def test_random_games_with_random_standing_orders_replay_exactly(name):
     """Random bots, and random players giving random standing orders and cancels at any time
     (alone, after an order, or in the same batch): the log replays to the saved state.
     JUDGE_STANDING_GAMES (default 2) sets the games per ruleset."""
-    from judge import bots
-    from judge.errors import JudgeError
-    from judge.rng import Rng
+    from judge.engine import bots
+    from judge.engine.errors import JudgeError
+    from judge.engine.rng import Rng
 
     for seed in range(int(__import__("os").environ.get("JUDGE_STANDING_GAMES", 2))):
         g = Game.new(name, bots.NAMES[:4], seed=seed)

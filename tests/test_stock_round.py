@@ -8,12 +8,13 @@ import re
 
 import pytest
 
-from judge import bots, gamefile
-from judge.errors import GameFileError, IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
-from judge.game import Game
-from judge.report import render
-from judge.rng import Rng
-from judge.ruleset import GM, get
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.errors import GameFileError, IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
+from judge.engine.game import Game
+from judge.engine.report import render
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM, get
 
 SR = get("stock-round").at_version(1)  # see the module docstring
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]

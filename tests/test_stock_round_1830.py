@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from judge import bots, gamefile
+from judge.engine import bots
+from judge.store import gamefile
 from judge.cli import app
-from judge.game import Game
-from judge.ruleset import get
+from judge.engine.game import Game
+from judge.engine.ruleset import get
 
 SR = get("stock-round")
 OLD = Path(__file__).parent / "golden" / "files" / "2026-11-22" / "stock-round.toml"

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..errors import HostError, JudgeError, UsageError
-from .journal import record
-from .outbox import MailError, compose, open_outbox
+from judge.engine.errors import HostError, JudgeError, UsageError
+from judge.mail.journal import record
+from judge.mail.outbox import MailError, compose, open_outbox
 
 TELL_EVERY = 3600  # seconds between two mails to the game master about host problems
 PUBLIC = "a problem on the judge's host; the message is kept and tried again later"
@@ -129,7 +129,7 @@ def check_game_user(game_file: Path) -> None:
     """Before a command changes `game_file`: refuse when it lies in the configured games
     directory (--config or JUDGE_CONFIG) or is a mail game, and the user is not the owner of
     its directory. Games elsewhere are not concerned."""
-    from .. import config as configs
+    from judge.store import config as configs
 
     try:
         games = configs.load(None).games

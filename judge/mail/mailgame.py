@@ -16,14 +16,14 @@ import hashlib
 import re
 from datetime import datetime, timedelta, timezone
 
-from ..errors import GameFileError
-from .journal import iso, journal_path, record  # noqa: F401 - journal_path and record: used from here by corrections
-from .passwords import check_password, hash_password, new_password
-from ..report import render
-from ..ruleset import GM
-from .outbox import compose
-from .parse import is_address  # noqa: F401 - the one definition, used from here by the CLI
-from . import players as selfservice
+from judge.engine.errors import GameFileError
+from judge.mail.journal import iso, journal_path, record  # noqa: F401 - journal_path and record: used from here by corrections
+from judge.mail.passwords import check_password, hash_password, new_password
+from judge.engine.report import render
+from judge.engine.ruleset import GM
+from judge.mail.outbox import compose
+from judge.gateway.parse import is_address  # noqa: F401 - the one definition, used from here by the CLI
+from judge.gateway import selfservice
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
 _KEY = re.compile(r"^[0-9a-f]{32}$")

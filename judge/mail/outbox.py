@@ -31,10 +31,10 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from .. import gamefile
-from ..errors import GameFileError, JudgeError
-from .journal import general_log, record
-from .parse import clean
+from judge.store import gamefile
+from judge.engine.errors import GameFileError, JudgeError
+from judge.mail.journal import general_log, record
+from judge.gateway.parse import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
 PART_KEPT = 3600  # seconds: a mail still being written is written in far less

@@ -1,1 +1,1 @@
-"""One module a ruleset; each registers itself with judge.ruleset.register."""
+"""One package a ruleset; each registers itself with judge.engine.ruleset.register."""

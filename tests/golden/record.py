@@ -17,11 +17,11 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 import tomli_w  # noqa: E402
 
-from judge import bots, ruleset  # noqa: E402
-from judge.game import Game  # noqa: E402
-from judge.report import render  # noqa: E402
-from judge.ruleset import GM  # noqa: E402
-from judge.simulate import parse_kinds, seat_kinds, usual_players  # noqa: E402
+from judge.engine import bots, ruleset  # noqa: E402
+from judge.engine.game import Game  # noqa: E402
+from judge.engine.report import render  # noqa: E402
+from judge.engine.ruleset import GM  # noqa: E402
+from judge.engine.simulate import parse_kinds, seat_kinds, usual_players  # noqa: E402
 
 
 SALT = "5a17" * 8  # a fixed salt, so the commitment in the reports is the same at every replay

@@ -1,7 +1,7 @@
 """Where the templates/ and games/ folders are: inside the installed package, or beside it."""
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # judge/
 
 
 def resource(name: str) -> Path:

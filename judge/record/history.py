@@ -2,10 +2,10 @@
 public saw at each (the orders as the public record shows them, the public events)."""
 from __future__ import annotations
 
-from .corrections import check_move
-from .game import Game
-from .record import public_log
-from .rng import Rng
+from judge.record.corrections import check_move
+from judge.engine.game import Game
+from judge.record.public import public_log
+from judge.engine.rng import Rng
 
 __all__ = ["all_events", "at_move", "moves"]
 

@@ -18,8 +18,9 @@ import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import corrections, gamefile, record
-from .errors import JudgeError
+from judge.record import corrections, public as record
+from judge.store import gamefile
+from judge.engine.errors import JudgeError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository

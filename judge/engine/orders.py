@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import AmbiguousOrder, OrderSyntaxError
+from judge.engine.errors import AmbiguousOrder, OrderSyntaxError
 
 MAX_LINE = 200
 _MOVE_PREFIX = re.compile(r"#\s*(\S+)\s*(.*)$", re.S)

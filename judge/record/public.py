@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import standing
-from .errors import GameFileError
-from .game import Game
+from judge.engine import standing
+from judge.engine.errors import GameFileError
+from judge.engine.game import Game
 
 FORMAT = 1
 KIND = "public record of a judge game"
@@ -63,8 +63,8 @@ def public_entries(game: Game, entries) -> list[str]:
 
 def build(game: Game, name: str) -> dict:
     """The public record of `game` (called `name`) as a TOML-able dict."""
-    from . import corrections
-    from .report import render
+    from judge.record import corrections
+    from judge.engine.report import render
 
     view = game.view(None)
     over = game.is_over()
@@ -116,7 +116,7 @@ def text(game: Game, name: str) -> str:
 
 def export(game: Game, name: str, out) -> None:
     """Write the record to `out` atomically."""
-    from .gamefile import write_atomic
+    from judge.store.gamefile import write_atomic
 
     out = Path(out).absolute()
     if not out.parent.is_dir():
@@ -126,7 +126,7 @@ def export(game: Game, name: str, out) -> None:
 
 def load_game(path) -> Game:
     """A game file, or the game inside a finished public record (for verify and audit)."""
-    from . import gamefile
+    from judge.store import gamefile
 
     path = Path(path)
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind

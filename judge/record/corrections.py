@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from .errors import UsageError
-from .game import NAME, Game, LogEndsEarly
-from .ruleset import GM
+from judge.engine.errors import UsageError
+from judge.engine.game import NAME, Game, LogEndsEarly
+from judge.engine.ruleset import GM
 
 _MOVE = re.compile(r"^(\d+) ")
 
@@ -82,8 +82,8 @@ UNNAMED = "a new player"
 def replace(game: Game, old: str, new: str, when: str, reason: str = "", address: str | None = None) -> tuple[str, str]:
     """Hand the seat of `old` to the new player `new` ("": not named). In a mail game the seat
     gets `address` and a new password. Return the seat and the password ("" outside mail)."""
-    from .mail.mailgame import MailGame, is_address
-    from .mail.passwords import hash_password, new_password
+    from judge.mail.mailgame import MailGame, is_address
+    from judge.mail.passwords import hash_password, new_password
 
     mail = MailGame(game, "")
     if mail.enabled != (address is not None):
@@ -121,7 +121,7 @@ def seats(game: Game) -> dict:
 
 def public(game: Game) -> list[dict]:
     """The trace as the public may read it while the game runs."""
-    from .record import public_entries
+    from judge.record.public import public_entries
 
     if game.is_over():
         return game.corrections
@@ -175,8 +175,9 @@ def _save_correction(path, cfg, now: datetime, correct, welcome=lambda mg, cfg: 
     deadline starts anew); then the public record is archived if the configuration asks."""
     from pathlib import Path
 
-    from . import archive, gamefile
-    from .mail import mailgame, outbox
+    from judge.record import archive
+    from judge.store import gamefile
+    from judge.mail import mailgame, outbox
 
     path = Path(path)
     with gamefile.locked(path, wait=False):

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
-from .orders import Order
-from .ruleset import GM
+from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
+from judge.engine.orders import Order
+from judge.engine.ruleset import GM
 
 SECRET = "secret: "  # the log text of a standing order given or cancelled starts so
 EVERY = "every round"

@@ -12,10 +12,10 @@ import importlib
 from dataclasses import dataclass
 from functools import cached_property, wraps
 
-from . import components
-from .errors import GameFileError, UsageError
-from .orders import Order
-from .paths import resource
+from judge.engine import components
+from judge.engine.errors import GameFileError, UsageError
+from judge.engine.orders import Order
+from judge.engine.paths import resource
 
 GM = "gm"  # the game master, who may be awaited (dice entered by hand, operating results)
 KEEP_EVENTS = 40  # events kept in the state for reports
@@ -223,7 +223,7 @@ class Ruleset:
         """The orders `player` may give now as a short grammar (judge/grammar.py): templates
         with the values each slot may take, standing for exactly `legal_orders`. Like
         legal_orders it may use only what `player` may see. Default: grouped legal orders."""
-        from .grammar import from_orders
+        from judge.engine.grammar import from_orders
 
         return from_orders(self.legal_orders(state, player))
 
@@ -313,6 +313,5 @@ def every() -> list[Ruleset]:
 def _module_names() -> list[str]:
     import pkgutil  # here: loading one game needs no listing of the rulesets
 
-    from . import rulesets
-
+    rulesets = importlib.import_module("judge.rulesets")  # (the layer above, found by name)
     return [m.name for m in pkgutil.iter_modules(rulesets.__path__) if not m.name.startswith("_")]

@@ -9,8 +9,8 @@ import marshal
 import os
 import re
 
-from . import grammar, ruleset as registry
-from .errors import (
+from judge.engine import grammar, ruleset as registry
+from judge.engine.errors import (
     GameFileError,
     GameOver,
     JudgeError,
@@ -20,11 +20,11 @@ from .errors import (
     UnknownPlayer,
     UsageError,
 )
-from .orderlog import Log
-from .orders import Order, order_lines, split_move
-from . import standing
-from .rng import Rng
-from .ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
+from judge.engine.orderlog import Log
+from judge.engine.orders import Order, order_lines, split_move
+from judge.engine import standing
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")

@@ -8,14 +8,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
-from .. import archive, bots, gamefile
-from ..errors import GameFileError, JudgeError
-from ..report import render
-from .journal import general_log, journal_path, record
-from .mailgame import MailGame, parse_time, shown
-from .outbox import MailError, compose
-from . import players as selfservice
-from ..ruleset import GM
+from judge.record import archive
+from judge.engine import bots
+from judge.store import gamefile
+from judge.engine.errors import GameFileError, JudgeError
+from judge.engine.report import render
+from judge.mail.journal import general_log, journal_path, record
+from judge.mail.mailgame import MailGame, parse_time, shown
+from judge.mail.outbox import MailError, compose
+from judge.gateway import selfservice
+from judge.engine.ruleset import GM
 
 
 def tick(cfg, outbox, now: datetime) -> list[str]:

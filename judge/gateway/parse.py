@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 
-from ..orders import order_lines
-from . import replies
+from judge.engine.orders import order_lines
+from judge.gateway import replies
 
 MAX_MESSAGE = 1024 * 1024
 # signatures ride along as parts of their own (x-pkcs7-signature: Outlook's S/MIME)

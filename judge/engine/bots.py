@@ -1,8 +1,8 @@
 """Built-in bots. A bot sees only its own player's view, never the state."""
 from __future__ import annotations
 
-from .rng import Rng, blake2b
-from .standing import is_secret_entry
+from judge.engine.rng import Rng, blake2b
+from judge.engine.standing import is_secret_entry
 
 KINDS = ("sensible", "random")
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]  # the seats of bot games

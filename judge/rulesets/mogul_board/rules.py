@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections import Counter
 from functools import cached_property, lru_cache
 
-from ..errors import GameFileError, IllegalOrder, OrderSyntaxError, UsageError
-from ..orders import Order, pick
-from ..ruleset import emit, fail, register
-from .mogul import CRASH, Mogul, border, company
+from judge.engine.errors import GameFileError, IllegalOrder, OrderSyntaxError, UsageError
+from judge.engine.orders import Order, pick
+from judge.engine.ruleset import emit, fail, register
+from judge.rulesets.mogul.rules import CRASH, Mogul, border, company
 
 
 def shares_of(n: int, colour: str) -> str:
@@ -434,7 +434,7 @@ class MogulBoard(Mogul):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def action_forms(self, state, player, orders, colour, held) -> list:
-        from ..grammar import Form, Word, form
+        from judge.engine.grammar import Form, Word, form
 
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))

@@ -18,15 +18,25 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from .. import archive, corrections, gamefile, standing
-from . import bounces, parse as mailparse, players as selfservice
-from ..errors import GameFileError, GameOver, HostError, JudgeError, NotAnOrder, NotYourTurn, OrderSyntaxError
-from .journal import general_log, iso, journal_path, record
-from .mailgame import MailGame, message_key
-from .parse import is_address
-from .outbox import MailError, compose
-from ..report import render
-from ..ruleset import GM
+from judge.record import archive, corrections
+from judge.store import gamefile
+from judge.engine import standing
+from judge.gateway import bounces, parse as mailparse, selfservice
+from judge.engine.errors import (
+    GameFileError,
+    GameOver,
+    HostError,
+    JudgeError,
+    NotAnOrder,
+    NotYourTurn,
+    OrderSyntaxError,
+)
+from judge.mail.journal import general_log, iso, journal_path, record
+from judge.mail.mailgame import MailGame, message_key
+from judge.gateway.parse import is_address
+from judge.mail.outbox import MailError, compose
+from judge.engine.report import render
+from judge.engine.ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present", "set")
 USAGE = """Write, one a line:

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from .rng import blake2b
+from judge.engine.rng import blake2b
 
 _KEY = 32
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import bots
-from .errors import UsageError
-from .game import Game
-from .ruleset import get
-from .standing import is_secret_entry
+from judge.engine import bots
+from judge.engine.errors import UsageError
+from judge.engine.game import Game
+from judge.engine.ruleset import get
+from judge.engine.standing import is_secret_entry
 
 MAX_SEED = 2**63 - 1
 

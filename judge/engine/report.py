@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .paths import resource
+from judge.engine.paths import resource
 
 
 @lru_cache(maxsize=1)
@@ -40,6 +40,6 @@ def render_help(rs, topic: str = "") -> str:
     try:
         return _env().get_template(name).render(rs=rs)
     except jinja2.TemplateNotFound:
-        from .errors import UsageError
+        from judge.engine.errors import UsageError
 
         raise UsageError(f"judge help {rs.name} has no topic '{topic}'") from None

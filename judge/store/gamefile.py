@@ -6,9 +6,9 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import orderlog
-from .errors import GameFileError
-from .game import Game
+from judge.engine import orderlog
+from judge.engine.errors import GameFileError
+from judge.engine.game import Game
 
 MAX_FILE = 64 * 1024 * 1024
 

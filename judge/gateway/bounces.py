@@ -7,8 +7,8 @@ from __future__ import annotations
 import email
 import email.policy
 
-from .outbox import compose
-from .parse import GAME_IN_SUBJECT, from_mail_system
+from judge.mail.outbox import compose
+from judge.gateway.parse import GAME_IN_SUBJECT, from_mail_system
 
 
 def is_bounce(raw: bytes, sender: str) -> bool:

@@ -17,12 +17,12 @@ import secrets
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .. import bots
-from ..errors import JudgeError
-from ..game import AGREED_END
-from ..ruleset import GM
-from .outbox import compose
-from .parse import is_address
+from judge.engine import bots
+from judge.engine.errors import JudgeError
+from judge.engine.game import AGREED_END
+from judge.engine.ruleset import GM
+from judge.mail.outbox import compose
+from judge.gateway.parse import is_address
 
 DEFAULTS = {"press": "on", "away_limit": 3, "away_days": 14, "absent_after": 3, "skip_weekends": False}
 GM_SETTINGS = {  # `set KEY VALUE` from the game master: how VALUE is read
@@ -81,14 +81,14 @@ def _entry(run, player: str) -> dict:
 
 
 def _help(run, player, args):
-    from ..report import render_help
+    from judge.engine.report import render_help
 
     _nothing_after("help", args)
     run.answers.append(render_help(run.game.ruleset))
 
 
 def _rules(run, player, args):
-    from ..report import render_help
+    from judge.engine.report import render_help
 
     _nothing_after("rules", args)
     text = render_help(run.game.ruleset)
@@ -105,7 +105,7 @@ def _move_arg(run, args, verb: str, default: int) -> int:
 
 
 def _history(run, player, args):
-    from ..history import moves
+    from judge.record.history import moves
 
     since = _move_arg(run, args, "history", _entry(run, player).get("last_report", 1))
     rows = [r for r in moves(run.game) if r["move"] >= since]
@@ -117,8 +117,8 @@ def _history(run, player, args):
 
 
 def _report(run, player, args):
-    from ..history import at_move
-    from ..report import render
+    from judge.record.history import at_move
+    from judge.engine.report import render
 
     move = _move_arg(run, args, "report", run.game.move)
     run.answers.append(f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
@@ -243,7 +243,7 @@ def _set(run, player, args):
     key, value = args[0].lower(), args[1]
     entry = _entry(run, player)
     if key == "password":
-        from .passwords import hash_password
+        from judge.mail.passwords import hash_password
 
         if len(value) < 8 or len(value) > 200:
             raise JudgeError("a password has 8 to 200 characters")
@@ -385,13 +385,13 @@ def in_zone(when: datetime, zone: str | None) -> str:
 def catch_up(game, player: str, since: int) -> str:
     """The events `player` may see from move `since` on, when there are more than the report
     itself lists; compacted when long. "" when the report shows them all."""
-    from ..ruleset import KEEP_EVENTS, visible_events
+    from judge.engine.ruleset import KEEP_EVENTS, visible_events
 
     kept = game.state["events"]
     if len(kept) < KEEP_EVENTS or kept[0]["move"] < since:  # the state still holds them all
         events = visible_events(game.state, player)
     else:
-        from ..history import all_events
+        from judge.record.history import all_events
 
         events = visible_events({"events": all_events(game)}, player)
     events = [e for e in events if e["move"] >= since]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
-from ..orders import Order, parse_count, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
+from judge.engine.orders import Order, parse_count, words
+from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 CRASH = "crash"
 
@@ -682,7 +682,7 @@ class Mogul(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from ..grammar import Form
+        from judge.engine.grammar import Form
 
         orders = self.legal_orders(state, player)
         if state["phase"] == "auction" or not orders:
@@ -692,7 +692,7 @@ class Mogul(Ruleset):
 
     def action_forms(self, state, player, orders, colour, held) -> list:
         """The grammar of the winner's or the second's orders (`held`: their `colour` shares)."""
-        from ..grammar import Form, Numbers, form
+        from judge.engine.grammar import Form, Numbers, form
 
         sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
                     f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")

@@ -20,9 +20,9 @@ from __future__ import annotations
 import copy
 from functools import cached_property, lru_cache
 
-from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
-from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
+from judge.engine.orders import Order, parse_count, pick, words
+from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
@@ -1421,7 +1421,7 @@ class StockRound(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from ..grammar import grouped
+        from judge.engine.grammar import grouped
 
         return grouped(self.legal_orders(state, player), {"sell": "sell COMPANY N", "buy": "buy COMPANY FROM",
                                                           "par": "par COMPANY PRICE", "reissue": "reissue COMPANY N"})

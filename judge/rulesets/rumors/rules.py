@@ -24,9 +24,9 @@ import itertools
 from collections import Counter
 from functools import cached_property, lru_cache
 
-from ..errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
-from ..orders import Order, parse_count, pick, words
-from ..ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
+from judge.engine.orders import Order, parse_count, pick, words
+from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
 
 PHASES = ("action", "roll", "gm-roll", "over")
 MARKER_COLUMNS = ("Bull 3-5", "Bull 0-2", "Bear 1-2", "Bear 3-5")
@@ -1153,7 +1153,7 @@ class Rumors(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from ..grammar import Form, Numbers, Some, Word, form
+        from judge.engine.grammar import Form, Numbers, Some, Word, form
 
         if player not in self.awaiting(state):
             return []
