@@ -14,7 +14,7 @@ from mailkit import address, make_site, message, new_game, reply
 
 PROCMAIL = shutil.which("procmail")
 JUDGE = Path(sys.executable).parent / "judge"
-DOCS = Path(__file__).parent.parent / "docs" / "mail.md"
+DOCS = Path(__file__).parents[2] / "docs" / "mail.md"
 pytestmark = pytest.mark.skipif(not PROCMAIL or not JUDGE.exists(), reason="needs procmail and the judge script")
 
 

@@ -18,7 +18,7 @@ from judge.engine.game import Game
 from judge.engine.ruleset import get
 
 SR = get("stock-round")
-OLD = Path(__file__).parent / "golden" / "files" / "2026-11-22" / "stock-round.toml"
+OLD = Path(__file__).parents[2] / "golden" / "files" / "2026-11-22" / "stock-round.toml"
 
 
 def judge(*args):
@@ -430,7 +430,7 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
 def test_judge_upgrade_moves_a_version_2_game_to_version_3(tmp_path):
     """Only words of events changed: every version 2 log fits version 3."""
     path = tmp_path / "v2.toml"
-    shutil.copy(Path(__file__).parent / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
+    shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
     assert "from stock-round version 2 to version 3" in ok("upgrade", path)
     ok("verify", path)

@@ -17,7 +17,7 @@ from judge.engine.report import render
 
 from registry import every_name, new_game
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def load_golden(name: str) -> dict:

@@ -19,7 +19,7 @@ from judge.rulesets.mogul.rules import CRASH, company
 from mailkit import T0, address, make_site
 
 RS = get("mogul-board")
-OLD = Path(__file__).parent / "golden" / "files" / "2026-11-22" / "mogul-board.toml"
+OLD = Path(__file__).parents[2] / "golden" / "files" / "2026-11-22" / "mogul-board.toml"
 
 
 def judge(*args):

@@ -12,7 +12,7 @@ from judge.engine import bots
 from judge.engine.game import Game
 from judge.engine.report import render
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 SAMPLE = re.compile(r"<summary><code>([a-z-]+)</code> \(judge new \1 \S+ ((?:-p \w+ )+)--seed (\d+), then (\d+) bot orders?\)"
                     r"</summary>\n\n```\n(.*?)```", re.S)
 SAMPLES = SAMPLE.findall(README)

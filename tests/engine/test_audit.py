@@ -93,7 +93,7 @@ def test_a_game_from_before_commitments_still_plays_and_audit_says_so(tmp_path):
     import shutil
     from pathlib import Path
 
-    old = Path(__file__).parent / "golden" / "files" / "2026-11-22" / "mogul.toml"
+    old = Path(__file__).parents[1] / "golden" / "files" / "2026-11-22" / "mogul.toml"
     path = tmp_path / "old.toml"
     shutil.copy(old, path)
     assert "Commitment" not in judge("show", str(path), "--as", "alice")[1]

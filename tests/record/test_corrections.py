@@ -212,7 +212,7 @@ def test_a_finished_game_whose_seed_is_revealed_is_not_rolled_back(game):
 def test_game_files_without_corrections_are_written_back_byte_for_byte():
     from pathlib import Path
 
-    for path in sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml")):
+    for path in sorted((Path(__file__).parents[1] / "golden" / "files").glob("*/*.toml")):
         assert gamefile.dumps(gamefile.load(path)) == path.read_text(), path.name
 
 

@@ -10,7 +10,7 @@ import pytest
 from judge.engine import bots
 from judge.store import gamefile
 
-FILES = sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml"))
+FILES = sorted((Path(__file__).parents[1] / "golden" / "files").glob("*/*.toml"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")

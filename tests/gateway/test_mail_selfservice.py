@@ -307,7 +307,7 @@ def test_a_mail_game_file_of_an_earlier_judge_takes_the_new_lines(tmp_path, serv
     from judge.mail.passwords import hash_password
 
     site = make_site(tmp_path, smtp_port=server.port)
-    game = gamefile.load(Path(__file__).parent / "golden/files/2026-11-22/mogul.toml")
+    game = gamefile.load(Path(__file__).parents[1] / "golden/files/2026-11-22/mogul.toml")
     game.meta["mail"]["players"]["alice"]["password"] = hash_password("old-file-pw")
     gamefile.create(game, site.game_path())
     (tmp_path / "in" / "new").mkdir(parents=True)

@@ -17,7 +17,7 @@ from judge.engine.orderlog import Log
 
 from registry import every_name, new_game
 
-OLD_FILES = sorted((Path(__file__).parent / "golden" / "files").glob("*/*.toml"))
+OLD_FILES = sorted((Path(__file__).parents[1] / "golden" / "files").glob("*/*.toml"))
 
 
 def played(name: str, orders: int) -> Game:

@@ -23,7 +23,7 @@ from judge.mail.passwords import hash_password
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 
 H = timedelta(hours=1)
-GOLDEN = Path(__file__).parent / "golden" / "files" / "2026-11-22"
+GOLDEN = Path(__file__).parents[1] / "golden" / "files" / "2026-11-22"
 
 
 @pytest.fixture
