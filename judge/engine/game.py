@@ -139,15 +139,16 @@ class Game:
                 return p
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
-    def view(self, player: str | None, *, report: bool = True) -> dict:
+    def view(self, player: str | None, *, report: bool = True, state: dict | None = None) -> dict:
         """The ruleset's view plus what every report shows: who is awaited and for what (public),
         the events `player` may see, and `player`'s own orders now (for a `report`, also as the
-        short grammar of orders; a bot reads only the list, and no events)."""
-        rs, state = self.ruleset, self.state
+        short grammar of orders; a bot or a standing order reads only the list, and no events).
+        `state`: another position of this game (standing orders are judged mid-batch)."""
+        rs, state = self.ruleset, self.state if state is None else state
         v = rs.view(state, player)
         awaiting = rs.awaiting(state)
         v.setdefault("ruleset", rs.name)
-        v.setdefault("move", self.move)
+        v.setdefault("move", state["move"])
         v.setdefault("player", player or "")
         v["awaiting"] = awaiting
         v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}

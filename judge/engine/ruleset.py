@@ -238,15 +238,22 @@ class Ruleset:
         ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one."""
         return None
 
-    def standing_order(self, state: dict, player: str, text: str) -> str | None:
+    # Whether `standing_order` and `standing_stops` are given the player's view (True) or, as
+    # rulesets were first written, the whole state: a transition, every ruleset reads the view.
+    standing_reads_view = False
+
+    def standing_order(self, view: dict, player: str, text: str) -> str | None:
         """The order the standing order `text` of the awaited `player` gives now, or None when
         it does not apply. Raise IllegalOrder when it applies but cannot be carried out as
-        written. Use only what `player` may see. The core checks the order with `parse`."""
+        written. `view` is the player's own, as a bot reads it (`Game.view(report=False)`: the
+        ruleset's view, `awaiting`, `player`, `move` and, when awaited, `orders`), so a standing
+        order cannot depend on a secret. The core checks the order with `parse`."""
         return None
 
-    def standing_stops(self, state: dict, order: Order, player: str, text: str) -> str:
+    def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out
-        (public words, e.g. a sale of a company they hold), or ""."""
+        (public words, e.g. a sale of a company they hold), or "". `view`: the player's own,
+        after the order."""
         return ""
 
     def standing_round(self, state: dict) -> int:

@@ -183,10 +183,15 @@ def _maybe(rs, view, player, body) -> bool:
 
 
 def _view(game, state, player) -> dict:
-    view = game.ruleset.view(state, player)
-    view["awaiting"] = game.ruleset.awaiting(state)
-    view.setdefault("player", player)
-    return view
+    """`player`'s own view of `state`, as a bot reads it (`Game.view(report=False)`): all that a
+    player's policy may read."""
+    return game.view(player, report=False, state=state)
+
+
+def _policy_input(game, state, player):
+    """What a ruleset's `standing_order` and `standing_stops` read: the player's view (a ruleset
+    still written for the state says so with `standing_reads_view = False`)."""
+    return _view(game, state, player) if game.ruleset.standing_reads_view else state
 
 
 def _canonical(rs, view, player, body, line) -> str:
@@ -257,7 +262,7 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
     after which the rest of that batch may not be judged ("", "", None if none)."""
     rs = game.ruleset
     if after is not None:
-        _watch_stops(rs, state, after)
+        _watch_stops(game, state, after)
     if extra is not None and actor is not None:
         extra(actor, cut_first, log, round_)
     cut = ("", "", None)
@@ -283,7 +288,7 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
             if what:
                 mine = " (carried out by your standing order)" if player == watch else ""
                 cut, cut_now = (str(order), what + mine, game.copy_state(state)), True
-        _watch_stops(rs, state, order)
+        _watch_stops(game, state, order)
         if extra is not None:
             extra(player, cut_now, log, seen)
         only = None
@@ -310,7 +315,7 @@ def _next(game, state, only) -> tuple[str, Order] | None:
             continue
         for o in list(orders_of(state, p)):
             try:
-                text = rs.standing_order(state, p, o["text"].removesuffix(" " + EVERY))
+                text = rs.standing_order(_policy_input(game, state, p), p, o["text"].removesuffix(" " + EVERY))
                 if text is None:
                     continue
                 return p, game._parse(state, p, text, text)
@@ -326,12 +331,14 @@ def _stop(rs, state, player, order: dict, why: str) -> None:
                             "text": f'"{order["text"]}" stopped: {why}'})
 
 
-def _watch_stops(rs, state, order: Order) -> None:
+def _watch_stops(game, state, order: Order) -> None:
+    rs = game.ruleset
     for p, mine in list(state.get("standing", {}).items()):
-        if p == order.player:
+        if p == order.player or not mine["orders"]:
             continue
+        seen = _policy_input(game, state, p)
         for o in list(mine["orders"]):
-            why = rs.standing_stops(state, order, p, o["text"].removesuffix(" " + EVERY))
+            why = rs.standing_stops(seen, order, p, o["text"].removesuffix(" " + EVERY))
             if why:
                 _stop(rs, state, p, o, why)
 
@@ -372,6 +379,7 @@ def resample(game, state: dict, player: str, rng) -> dict:
 
 def _applies(game, state, player, text) -> bool:
     try:
-        return game.ruleset.standing_order(state, player, text.removesuffix(" " + EVERY)) is not None
+        return game.ruleset.standing_order(_policy_input(game, state, player), player,
+                                           text.removesuffix(" " + EVERY)) is not None
     except JudgeError:
         return True
