@@ -90,7 +90,8 @@ class Ruleset:
     title = ""
     version = 1  # the rules a new game is played by; bump it when a change alters play
     # Older versions still played for the game files that were written under them (never
-    # strand a running game): the ruleset tests `self.version` wherever the rules changed.
+    # strand a running game): each a subclass of the newer rules that overrides what differs
+    # and sets its own `version` (`at_version`).
     old_versions: tuple[int, ...] = ()
     min_players = 3
     max_players = 6
@@ -114,11 +115,27 @@ class Ruleset:
                 f"versions {', '.join(map(str, sorted({*self.old_versions, self.version})))}")
         cache = self.__dict__.setdefault("_versions", {})
         if version not in cache:
-            old = object.__new__(type(self))
-            old.__dict__.update({k: v for k, v in self.__dict__.items() if k != "_versions"})
-            old.version = version
+            kind = self._version_class(version)
+            if kind is not None:
+                old = kind()
+            else:  # a ruleset that still tests `self.version` in its methods
+                old = object.__new__(type(self))
+                old.__dict__.update({k: v for k, v in self.__dict__.items() if k != "_versions"})
+                old.version = version
             cache[version] = old
         return cache[version]
+
+    def _version_class(self, version: int):
+        """The subclass that plays `version` of these rules, or None. An older version is a
+        subclass of the newer one (as python-chess does variants), overriding what differs, and
+        is not registered: `at_version` finds it among the ruleset's subclasses."""
+        todo = list(type(self).__subclasses__())
+        while todo:
+            kind = todo.pop()
+            if kind.__dict__.get("version") == version and kind.name == self.name:
+                return kind
+            todo += kind.__subclasses__()
+        return None
 
     def option(self, name: str) -> Option:
         for o in self.options:
