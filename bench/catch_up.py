@@ -13,7 +13,7 @@ import time
 
 from judge.engine import bots, ruleset
 from judge.engine.game import Game
-from judge.gateway.selfservice import catch_up
+from judge.mail.settings import catch_up
 
 
 def main() -> None:

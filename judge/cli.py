@@ -196,16 +196,6 @@ def _site(config: Optional[Path]):
     return configs.load(config)
 
 
-def _archive(cfg, game: Game, game_file: Path) -> None:
-    """Commit the game's public record after a change, if the configuration asks for it; a
-    failure is only a warning (the change is saved)."""
-    if cfg is None or cfg.archive is None:
-        return
-    from judge.record import archive
-
-    _warn(archive.keep(cfg.archive, game, game_file))
-
-
 def _warn(warning: str) -> None:
     if warning:
         typer.echo(f"judge: warning: {warning}", err=True)
@@ -235,7 +225,7 @@ def new(
     if addresses and len(addresses) != len(names):
         raise UsageError("in a mail game every player is given as NAME=ADDRESS")
     if addresses or observer:  # the mail modules only for a mail game (they import smtplib, ssl)
-        from judge.mail.mailgame import is_address
+        from judge.mail.addresses import is_address
 
         bad = [a for a in [*addresses.values(), *observer] if not is_address(a)]
         if bad:
@@ -247,11 +237,11 @@ def new(
     if min(deadline, grace, remind) < 0 or max(deadline, grace, remind) > 24 * 365:
         raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
-    _check_user(game_file)
+    from judge.change import unit
+
+    unit.check_user(game_file)
     if not addresses:
-        cfg = _site(config)
-        gamefile.create(game, game_file)
-        _archive(cfg, game, game_file)
+        _warn(unit.create(game_file, game, _site(config)))
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
@@ -274,8 +264,7 @@ def new(
             game.meta["mail"]["skip_weekends"] = True
             mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
-        box.commit(name, game, welcomes, lambda: gamefile.create(game, game_file))
-        _archive(cfg, game, game_file)
+        _warn(unit.create(game_file, game, cfg, box, welcomes, _now(now)))
         typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
@@ -359,27 +348,17 @@ def order(
 
 
 def _changed(game_file: Path, config: Optional[Path], change):
-    """Change a game under its lock: `change(game)` gives (the game to save, its result); the
-    game is saved atomically and archived when the configuration asks. Returns both."""
-    _check_user(game_file)
-    cfg = _site(config)
-    with gamefile.locked(game_file):
-        game, result = change(gamefile.load(game_file))
-        gamefile.save(game, game_file)
-        _archive(cfg, game, game_file)
-    return game, result
+    """One change of the game (judge/change/unit.py): `change(game)` gives (the game to save,
+    its result); saved with the reports it mails (a mail game, given a configuration) and
+    archived when the configuration asks. Returns both."""
+    from judge.change.unit import Change
 
-
-def _check_user(game_file: Path) -> None:
-    """A game of the judge's games directory is changed only by the directory's owner."""
-    try:
-        if game_file.absolute().parent.stat().st_uid == os.geteuid():
-            return  # the common case, without importing the mail modules
-    except OSError:
-        return
-    from judge.mail import host
-
-    host.check_game_user(game_file)
+    with Change(game_file, _site(config)) as unit:
+        unit.game, result = change(unit.game)
+    _warn(unit.warning)
+    if unit.box_down:
+        typer.echo(f"judge: {unit.box_down}", err=True)
+    return unit.game, result
 
 
 def _echo_waiting(game: Game) -> None:
@@ -566,7 +545,7 @@ def rollback(
 ) -> None:
     """Undo every order from move N on (kept in the game's [[corrections]] trace); in a mail
     game every player is told by mail."""
-    from judge.record import corrections
+    from judge.change import corrections
 
     game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
     _warn(warning)
@@ -587,7 +566,7 @@ def replace(
     """Hand the seat of player OLD to the new player NEW (the seat keeps its name in the game;
     the file records who plays it since when). A mail game needs --address: the new player
     gets a new password and a welcome mail."""
-    from judge.record import corrections
+    from judge.change import corrections
 
     game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
                                                              address, reason)

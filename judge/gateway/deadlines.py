@@ -6,17 +6,16 @@ told, alone, that they are back and what the game awaits of them."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from functools import partial
 
-from judge.record import archive
+from judge.change.unit import Change
 from judge.engine import bots
-from judge.store import gamefile
 from judge.engine.errors import GameFileError, JudgeError
 from judge.engine.report import render
-from judge.mail.journal import general_log, journal_path, record
-from judge.mail.mailgame import MailGame, parse_time, shown
+from judge.mail.journal import general_log, record
+from judge.mail.mailgame import parse_time, shown
 from judge.mail.outbox import MailError, compose
 from judge.gateway import selfservice
+from judge.mail import settings
 from judge.engine.ruleset import GM
 
 
@@ -42,14 +41,13 @@ def tick(cfg, outbox, now: datetime) -> list[str]:
 
 def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
     name = path.stem
-    with gamefile.locked(path):
-        game = gamefile.load(path)
-        mg = MailGame(game, name)
-        if not mg.enabled or mg.m["paused"] or game.is_over() or not mg.m["deadline_hours"]:
+    with Change(path, cfg, outbox, now=now, sender="judge tick", reports=False) as change:
+        game, mg = change.game, change.mail
+        if mg is None or mg.m["paused"] or game.is_over() or not mg.m["deadline_hours"]:
+            change.discard()
             return []
         if not mg.m["deadline"]:
             mg.reset_deadline(now)
-            gamefile.save(game, path)
             return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
         back = absences_over(mg, now)
         deadline = parse_time(mg.m["deadline"])
@@ -57,13 +55,14 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
         if past and set(back) & set(game.awaiting()):  # their deadline waited for them: a whole new one
             mg.reset_deadline(now)
             deadline, past = parse_time(mg.m["deadline"]), False
-        mails, outcome = [], ""
+        outcome = ""
         if past:
-            before, notices, late, at = mg.snapshot(), [], [], game.move
+            change.watch()
+            notices, late, at = [], [], game.move
             for player in game.awaiting():
                 if player == GM or player not in game.awaiting():
                     continue  # the game master is never defaulted; an earlier order may have moved on
-                if selfservice.is_away(mg.m["players"][player], now):
+                if settings.is_away(mg.m["players"][player], now):
                     continue  # their deadline waits until they are back
                 late.append(player)
                 move = game.move
@@ -76,20 +75,21 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                 notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
                 selfservice.play_resigned(game, mg.m)
                 mg.reset_deadline(now)
-                mails = mg.mails(cfg, before, notices)
+                change.notices += notices
+            else:
+                change.reports = False
         elif mg.m["remind_hours"] and not mg.m["reminded"] and now >= deadline - timedelta(hours=mg.m["remind_hours"]):
             mg.m["reminded"] = True
             awaited = game.awaiting()
-            mails = [reminder(cfg, mg, p, now) for p in awaited]
+            change.mails += [reminder(cfg, mg, p, now) for p in awaited]
             outcome = "reminded " + ", ".join(awaited)
         if back:  # told after the missed orders, so that the mail tells what is awaited now
-            mails += [welcome_back(cfg, mg, player, until) for player, until in back.items()]
+            change.later += [welcome_back(cfg, mg, player, until) for player, until in back.items()]
             outcome = "; ".join(filter(None, [outcome, f"back from an absence: {', '.join(back)}"]))
         if not outcome:
+            change.discard()
             return []
-        outbox.commit(name, game, mails, partial(gamefile.save, game, path))
-        archive.keep(cfg.archive, game, path, now)
-        record(journal_path(path), now, sender="judge tick", outcome=outcome)
+        change.outcome = outcome
     return [f"{name}: {outcome}"]
 
 
@@ -98,7 +98,7 @@ def absences_over(mg, now: datetime) -> dict[str, str]:
     (so that each is told once)."""
     over = {}
     for player, entry in mg.m["players"].items():
-        if entry.get("away_until") and not selfservice.is_away(entry, now):
+        if entry.get("away_until") and not settings.is_away(entry, now):
             over[player] = entry.pop("away_until")
     return over
 
@@ -116,7 +116,7 @@ def welcome_back(cfg, mg, player: str, until: str):
 
 def count_missed(mg, late: list[str]) -> list[str]:
     """Count each late player's missed deadline; mark absent those who reach the game's limit."""
-    notices, limit = [], selfservice.setting(mg.m, "absent_after")
+    notices, limit = [], settings.setting(mg.m, "absent_after")
     for player in late:
         entry = mg.m["players"][player]
         entry["missed"] = entry.get("missed", 0) + 1

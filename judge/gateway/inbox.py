@@ -18,7 +18,9 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from judge.record import archive, corrections
+from judge.change.corrections import hand_seat
+from judge.change.unit import Change
+from judge.record import corrections
 from judge.store import gamefile
 from judge.engine import standing
 from judge.gateway import bounces, parse as mailparse, selfservice
@@ -33,7 +35,7 @@ from judge.engine.errors import (
 )
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
-from judge.gateway.parse import is_address
+from judge.mail.addresses import is_address
 from judge.mail.outbox import MailError, compose
 from judge.engine.report import render
 from judge.engine.ruleset import GM
@@ -181,46 +183,46 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
     log = partial(record, journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=block.player)
     key = message_key(msg.message_id, nth)
     try:
-        with gamefile.locked(path):
-            game = gamefile.load(path)
-            mg = MailGame(game, block.game)
+        with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
+            mg = MailGame(change.game, block.game)
             if not mg.enabled:
+                change.discard()
                 log(outcome="refused: not a mail game")
                 return f"{head}: this game is not played by mail. Nothing was changed.", 0
             # A message delivered again gets its first answer, though its password may have
             # changed since (by this very message): the answer goes to the address it went to.
             named = mg.named(block.player)
             if mg.seen(key) and mg.from_registered(cfg, named, msg.sender):
+                change.discard()
                 log(outcome="duplicate: handled before, its answer sent again")
                 return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if refusal:
+                change.discard()
                 if owner:
                     log(outcome="refused: the right password from another address; its owner is told")
                     outbox.put(alert(cfg, mg, owner, msg.sender), f"{key}-alert")  # once, however often delivered
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
-            run = Run(game.copy(), block.game, who, cfg, now=now)
+            change.watch()
+            run = Run(change.game.copy(), block.game, who, cfg, now=now)
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
-            mails = []
             if run.ok:
-                before = mg.snapshot()
-                game = run.game
-                mg = MailGame(game, block.game)
-                if game.move != run.start_move or run.restart:
-                    mg.reset_deadline(now)
-                mails = run.mails + mg.mails(cfg, before, run.notices)
+                change.game, change.restart = run.game, run.restart
+                change.notices += run.notices
+                change.mails += run.mails
+            change.ready()  # the deadline the answer tells
+            mg = change.mail
             forgotten = mg.remember(key)
-            text = section(head, run, game, mg)
+            text = section(head, run, change.game, mg)
             keep_reply(cfg, block.game, key, who, text)
-            outbox.commit(block.game, game, mails, partial(gamefile.save, game, path))
-            archive.keep(cfg.archive, game, path, now)
-            forget_replies(cfg, block.game, forgotten)
-            log(outcome=run.outcome(), lines=[hide(line) for line in block.lines], results=run.echo)
-            return text, len(mails)
+            change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
+                              "lines": [hide(line) for line in block.lines], "results": run.echo}
+        forget_replies(cfg, block.game, forgotten)
+        return text, len(change.sent)
     except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
         raise HostError(f"game {block.game}: {e}") from None
 
@@ -395,8 +397,8 @@ class Run:
                 if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
                 old = m["players"][self.player(args[:1], "replace PLAYER NEW_ADDRESS")]["address"]
-                player, password = corrections.replace(self.game, args[0], args[1] if len(args) == 3 else "",
-                                                       iso(self.now), address=args[-1])
+                player, password = hand_seat(self.game, args[0], args[1] if len(args) == 3 else "",
+                                             iso(self.now), address=args[-1])
                 self.mails.append(self.mg.welcome(self.cfg, player, password))
                 if old != args[-1].lower():
                     self.mails.append(compose(self.cfg, old, f"game {self.name}: you no longer play {player}",

@@ -19,6 +19,7 @@ from email.utils import parseaddr
 
 from judge.engine.orders import order_lines
 from judge.gateway import replies
+from judge.mail.addresses import clean, is_address  # noqa: F401 - is_address: also read from here
 
 MAX_MESSAGE = 1024 * 1024
 # signatures ride along as parts of their own (x-pkcs7-signature: Outlook's S/MIME)
@@ -111,26 +112,11 @@ def _read(raw: bytes) -> Incoming:
 
 MAX_ID = 250  # longer Message-IDs are cut to this, ending in a hash of the whole
 MAX_SUBJECT = 200
-MAX_ADDRESS = 254  # the longest address SMTP carries
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+")
-_USABLE_ADDRESS = re.compile(r"^[^@\s,;<>()\"\\\[\]]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 
 
 def from_mail_system(sender: str) -> bool:
     """A mail from a MAILER-DAEMON or postmaster: a bounce, never a player's (never answered)."""
     return sender.split("@")[0] in ("mailer-daemon", "postmaster")
-
-
-def is_address(text: str) -> bool:
-    """A plain mail address, local@domain.tld or local@host (user@localhost on a judge's own
-    host): no names, lists, brackets or spaces, and ASCII (what every SMTP server carries)."""
-    return len(text) <= MAX_ADDRESS and text.isascii() and bool(_USABLE_ADDRESS.match(text))
-
-
-def clean(text: str) -> str:
-    """One line of text safe to echo, log or put in a header: control characters, line
-    breaks and undecodable bytes become spaces, runs of spaces one space."""
-    return " ".join(_CONTROL.sub(" ", text).split())
 
 
 def header(msg, name: str) -> str:

@@ -17,13 +17,12 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from judge.engine.errors import GameFileError
-from judge.mail.journal import iso, journal_path, record  # noqa: F401 - journal_path and record: used from here by corrections
+from judge.mail.journal import iso
 from judge.mail.passwords import check_password, hash_password, new_password
 from judge.engine.report import render
 from judge.engine.ruleset import GM
 from judge.mail.outbox import compose
-from judge.gateway.parse import is_address  # noqa: F401 - the one definition, used from here by the CLI
-from judge.gateway import selfservice
+from judge.mail import settings
 
 KEEP_SEEN = 500  # Message-IDs remembered per game against duplicate deliveries
 _KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -109,7 +108,7 @@ class MailGame:
                 isinstance(v, dict) and isinstance(v.get("address"), str) and isinstance(v.get("password"), str)
                 for v in players.values()):
             bad("players", "a table of every player's address and password")
-        wrong = selfservice.problems(m)
+        wrong = settings.problems(m)
         if wrong:
             raise GameFileError(f"{where} {wrong}")
         if not isinstance(m.get("gm_password"), str):
@@ -121,6 +120,12 @@ class MailGame:
 
     def address(self, player: str) -> str:
         return self.m["players"][player]["address"]
+
+    def hand_seat(self, seat: str, address: str) -> str:
+        """The seat's new player: their address and a new password, which is returned (shown once)."""
+        password = new_password()
+        self.m["players"][seat] = {"address": address.lower(), "password": hash_password(password)}
+        return password
 
     def address_of(self, cfg, who: str) -> str:
         """Where `who`, a player or the game master, gets mail."""
@@ -172,7 +177,7 @@ class MailGame:
         """A new move: its deadline runs from now (none while paused or over)."""
         hours = self.m["deadline_hours"]
         live = hours and not self.m["paused"] and not self.game.is_over()
-        end = selfservice.weekday_deadline(now, hours) if selfservice.setting(self.m, "skip_weekends") \
+        end = settings.weekday_deadline(now, hours) if settings.setting(self.m, "skip_weekends") \
             else now + timedelta(hours=hours)
         self.m["deadline"] = iso(end) if live else ""
         self.m["reminded"] = False
@@ -186,7 +191,7 @@ class MailGame:
         extra = f" (and {grace} hours' grace after it)" if grace else ""
         entry = self.m["players"].get(who, {}) if who else {}
         deadline = parse_time(self.m["deadline"])
-        when = selfservice.in_zone(deadline, entry.get("zone"))
+        when = settings.in_zone(deadline, entry.get("zone"))
         away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
                 if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
@@ -222,7 +227,7 @@ class MailGame:
             body = "".join(f"{n}\n" for n in notices) + ("\n" if notices else "")
             if changed:
                 if entry is not None:
-                    body += selfservice.catch_up(self.game, who, entry.get("last_report", 1))
+                    body += settings.catch_up(self.game, who, entry.get("last_report", 1))
                     entry["last_report"] = self.game.move
                 body += after[who] + "\n" + self.footer(cfg, who, views[who])
             subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")

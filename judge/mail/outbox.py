@@ -34,7 +34,7 @@ from pathlib import Path
 from judge.store import gamefile
 from judge.engine.errors import GameFileError, JudgeError
 from judge.mail.journal import general_log, record
-from judge.gateway.parse import clean
+from judge.mail.addresses import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
 PART_KEPT = 3600  # seconds: a mail still being written is written in far less

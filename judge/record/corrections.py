@@ -11,11 +11,11 @@ Both appear in the public record (secret undone orders as "secret order").
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 from judge.engine.errors import UsageError
 from judge.engine.game import NAME, Game, LogEndsEarly
 from judge.engine.ruleset import GM
+from judge.record.entries import public_entries
 
 _MOVE = re.compile(r"^(\d+) ")
 
@@ -79,17 +79,10 @@ def seat_of(game: Game, name: str) -> str:
 UNNAMED = "a new player"
 
 
-def replace(game: Game, old: str, new: str, when: str, reason: str = "", address: str | None = None) -> tuple[str, str]:
-    """Hand the seat of `old` to the new player `new` ("": not named). In a mail game the seat
-    gets `address` and a new password. Return the seat and the password ("" outside mail)."""
-    from judge.mail.mailgame import MailGame, is_address
-    from judge.mail.passwords import hash_password, new_password
-
-    mail = MailGame(game, "")
-    if mail.enabled != (address is not None):
-        raise UsageError("a mail game needs --address for the new player" if mail.enabled else "--address is for mail games")
-    if address is not None and not is_address(address):
-        raise UsageError(f"'{address}' is not a mail address (write local@example.org)")
+def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
+    """Hand the seat of `old` to the new player `new` ("": not named), in the trace. Return
+    the seat. (In a mail game the seat's address and password change too: judge/change/
+    corrections.py `hand_seat`.)"""
     seat = seat_of(game, old)
     if game.is_over():
         raise UsageError("the game has ended: there is no seat to hand on")
@@ -103,11 +96,7 @@ def replace(game: Game, old: str, new: str, when: str, reason: str = "", address
     game.corrections.append({"kind": "replace", "time": when, "seat": seat, "player": new,
                              "previous": holder(game, seat), "since": game.move,
                              **({"reason": reason.strip()} if reason.strip() else {})})
-    if not mail.enabled:
-        return seat, ""
-    password = new_password()
-    mail.m["players"][seat] = {"address": address.lower(), "password": hash_password(password)}
-    return seat, password
+    return seat
 
 
 def seats(game: Game) -> dict:
@@ -121,8 +110,6 @@ def seats(game: Game) -> dict:
 
 def public(game: Game) -> list[dict]:
     """The trace as the public may read it while the game runs."""
-    from judge.record.public import public_entries
-
     if game.is_over():
         return game.corrections
     return [{**c, "undone": public_entries(game, c["undone"])} if "undone" in c else c for c in game.corrections]
@@ -135,72 +122,3 @@ def describe(c: dict) -> str:
     if c["kind"] == "replace":
         return f"{c['player']} plays the seat {c['seat']} from move {c['since']} (was {c['previous']})"
     return f"correction: {c['kind']}"
-
-
-# ---- a correction from the shell: lock, save, mail, archive ------------------------------------
-def rollback_file(path, cfg, now: datetime, move: int, reason: str) -> tuple[Game, list[str], str]:
-    """`rollback` on the game file at `path`; (the game, the undone orders, an archive warning)."""
-    undone = []
-
-    def correct(game, when):
-        past, gone = rollback(game, move, reason, when)
-        undone.extend(gone)
-        shown = public(past)[-1]["undone"]
-        return past, f"The game master has rolled the game back to move {move}: {reason.strip()}. Undone: {', '.join(shown)}."
-
-    game, warning = _save_correction(path, cfg, now, correct)
-    return game, undone, warning
-
-
-def replace_file(path, cfg, now: datetime, old: str, new: str, address: str | None,
-                 reason: str = "") -> tuple[Game, str, str, str]:
-    """`replace` on the game file at `path`; (the game, the seat, the password, an archive warning).
-    In a mail game the new player is welcomed by mail."""
-    handed = {}
-
-    def correct(game, when):
-        handed["seat"], handed["password"] = replace(game, old, new, when, reason, address)
-        return game, f"The game master has handed the seat {handed['seat']} to {new} from move {game.move}."
-
-    def welcome(mg, cfg):
-        return [mg.welcome(cfg, handed["seat"], handed["password"])] if handed["password"] else []
-
-    game, warning = _save_correction(path, cfg, now, correct, welcome)
-    return game, handed["seat"], handed["password"], warning
-
-
-def _save_correction(path, cfg, now: datetime, correct, welcome=lambda mg, cfg: []) -> tuple[Game, str]:
-    """Under the game's lock, taken without waiting: `correct(game, time) -> (game, notice)`,
-    saved; in a mail game every player and observer gets the notice with their report (and the
-    deadline starts anew); then the public record is archived if the configuration asks."""
-    from pathlib import Path
-
-    from judge.record import archive
-    from judge.store import gamefile
-    from judge.mail import mailgame, outbox
-
-    path = Path(path)
-    with gamefile.locked(path, wait=False):
-        game = gamefile.load(path)
-        mg = mailgame.MailGame(game, path.stem)
-        if mg.enabled and cfg is None:
-            raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
-                             "the players are told by mail")
-        before = mg.snapshot() if mg.enabled else {}
-        game, notice = correct(game, mailgame.iso(now))
-        mg = mailgame.MailGame(game, path.stem)
-        if mg.enabled:
-            mg.reset_deadline(now)
-            mailgame.record(mailgame.journal_path(path), now, sender="judge (shell)", outcome=notice)
-        if not mg.enabled:
-            gamefile.save(game, path)
-            return game, archive.keep(cfg.archive if cfg else None, game, path, now)
-        box = outbox.open_outbox(cfg)
-        try:  # the change and its mails are one transaction (judge/mail/outbox.py)
-            box.commit(path.stem, game, welcome(mg, cfg) + mg.mails(cfg, before, [notice]),
-                       lambda: gamefile.save(game, path))
-            warning = archive.keep(cfg.archive, game, path, now)
-            box.flush()  # a failure leaves the mails in the outbox for the next judge mail or tick
-        finally:
-            box.close()
-    return game, warning

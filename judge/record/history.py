@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge.record.corrections import check_move
 from judge.engine.game import Game
-from judge.record.public import public_log
+from judge.record.entries import public_log
 from judge.engine.rng import Rng
 
 __all__ = ["all_events", "at_move", "moves"]

@@ -8,7 +8,7 @@ from judge.store import gamefile
 from judge.engine.errors import GameOver
 from judge.engine.game import AGREED_END, Game
 from judge.record.history import all_events
-from judge.gateway.selfservice import catch_up
+from judge.mail.settings import catch_up
 from judge.record.public import build
 from judge.engine.report import render
 from judge.engine.ruleset import GM

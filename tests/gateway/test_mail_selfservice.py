@@ -226,7 +226,7 @@ def test_a_player_who_misses_deadlines_is_marked_absent_and_weekends_can_be_skip
     assert t.game().meta["mail"]["absent"] == [late]
     assert t.game().meta["mail"]["players"][late]["missed"] == 2
     # deadlines count Monday to Friday only: 12 hours from a Friday evening end on Monday
-    from judge.gateway.selfservice import weekday_deadline
+    from judge.mail.settings import weekday_deadline
 
     assert weekday_deadline(T0.replace(day=8, hour=18), 12).isoformat() == "2026-05-11T06:00:00+00:00"
     deadline = t.game().meta["mail"]["deadline"]

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from judge.engine import bots, ruleset, standing
-from judge.record import public as record
+from judge.record import entries, public as record
 from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
@@ -182,10 +182,10 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
         if standing.is_secret_entry(entry):  # a standing order given or cancelled: another one
             move, player = entry.split(" ", 2)[:2]
             other.log[i] = f"{move} {player} secret: resampled {rng.below(1000)}"
-        elif record.secret_entry(game, entry):
+        elif entries.secret_entry(game, entry):
             move, player, verb = entry.split(" ", 3)[:3]
             other.log[i] = f"{move} {player} {verb} Resampled{rng.below(1000)}"
-            assert record.secret_entry(other, other.log[i]), "a redrawn secret order must stay secret"
+            assert entries.secret_entry(other, other.log[i]), "a redrawn secret order must stay secret"
     if rng.below(2):  # or none at all: that a player holds standing orders is their secret too
         other.log = [e for e in other.log if not standing.is_secret_entry(e)]
     return other
@@ -214,7 +214,7 @@ def telltale_orders(game: Game, player: str, given: str, seed: int) -> list[str]
         trial = game.copy()
         trial.submit(player, [line])
         entry = trial.log[-1]
-        return json.dumps(trial.view(None), sort_keys=True), record.public_entry(trial, entry).partition(" ")[2], trial
+        return json.dumps(trial.view(None), sort_keys=True), entries.public_entry(trial, entry).partition(" ")[2], trial
 
     view, shown, trial = after(given)
     if trial.is_over():

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from judge.engine import bots, ruleset as registry
 from judge.store import config as configs, gamefile
-from judge.record import public as record
+from judge.record import entries
 from judge.cli import app
 from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway
@@ -139,7 +139,7 @@ def secrets_of(game: Game) -> set[str]:
     mail = game.meta["mail"]
     found |= {mail["gm_password"], *(p["password"] for p in mail["players"].values())}
     found |= {p["address"] for p in mail["players"].values()}
-    found |= {e for e in game.log if record.secret_entry(game, e)}  # secret orders, in full
+    found |= {e for e in game.log if entries.secret_entry(game, e)}  # secret orders, in full
     found |= {", ".join(f'"{c}"' for c in game.setup.get("deck", [])[:4])} - {""}
     return found
 

@@ -1,0 +1,177 @@
+"""One change: the unit of work every entry point uses (the shell's commands, the mail gateway,
+`judge tick`, the game master's rollback and replace, `judge new`).
+
+    with Change(path, cfg, box, now=now) as change:
+        change.game.submit(...)            # or: change.game = other_game
+        change.notices.append("...")       # told to everyone, with their reports
+    # saved here, with the mail it causes, then archived and journalled
+
+On entering: the game's lock, the game file loaded, and for a mail game (a configuration
+given) everyone's report as it stands. On leaving without an exception: the game saved
+together with its mail (the outbox's transaction, judge/mail/outbox.py: reports to everyone
+whose report changed, the notices, and `mails` added by the caller), the public record
+archived when the configuration names an [archive], and a journal line for a mail game. An
+exception leaves the file, the outbox and the archive as they were. `discard()` leaves
+without saving (a refusal, a duplicate message).
+
+Without a configuration a change touches the game file alone, mail game or not.
+"""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from functools import partial
+from pathlib import Path
+
+from judge.engine.errors import UsageError
+from judge.store import gamefile
+
+# The mail and archive modules are imported only by a change that needs them: a shell game's
+# `judge order` loads neither smtplib nor git's helpers (bench/bench.py times its start).
+
+
+class Change:
+    def __init__(self, path, cfg=None, box=None, *, now: datetime | None = None, wait: bool = True,
+                 sender: str = "judge (shell)", needs_mail: bool = False, reports: bool = True):
+        self.path = Path(path)
+        self.name = self.path.stem
+        self.cfg, self.box, self.wait = cfg, box, wait
+        self.now = now or datetime.now(timezone.utc)
+        self.sender = sender
+        self.needs_mail = needs_mail  # refuse a mail game without a configuration
+        self.notices: list[str] = []  # for everyone, with their reports
+        self.mails: list = []  # more mails of this change, before the reports (welcomes)
+        self.later: list = []  # and after them (what tells a player the new position)
+        self.outcome = ""  # the journal's line ("" : the notices)
+        self.journal: dict = {}  # more fields of the journal's line
+        self.restart = False  # the deadline starts anew although the move did not change
+        self.reports = reports  # mail the reports that changed (a mail game with a configuration)
+        self.sent: list = []  # the mails the change put in the outbox
+        self.warning = ""  # the archive's, when it could not commit
+        self.box_down = ""  # why the mails of the change wait in the outbox (an outbox opened here)
+        self._keep = True
+        self._lock = None
+
+    # ---- entering ---------------------------------------------------------------------
+    def __enter__(self) -> "Change":
+        check_user(self.path)
+        self._lock = gamefile.locked(self.path, wait=self.wait)
+        self._lock.__enter__()
+        try:
+            self.game = gamefile.load(self.path)
+            mail = self.mail
+            if mail is not None and self.cfg is None and self.needs_mail:
+                raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
+                                 "the players are told by mail")
+            self.start_move, self.logged_before = self.game.move, len(self.game.log)
+            self.before = {}
+            if self.reports:
+                self.watch()
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
+        return self
+
+    def watch(self) -> None:
+        """Take everyone's report as it stands, to mail those that the change alters (done on
+        entering, unless the change was made with `reports=False`: a tick that may change
+        nothing skips the cost)."""
+        mail = self.mail
+        if mail is not None and self.cfg is not None:
+            self.before = mail.snapshot()
+        self.reports = True
+
+    def ready(self) -> None:
+        """The mail side's bookkeeping before anything is composed: the deadline starts anew
+        when the move changed (or `restart`). Done when the change is saved, or earlier by a
+        caller that tells the deadline first."""
+        mail = self.mail
+        if mail is not None and self.cfg is not None and (self.game.move != self.start_move or self.restart):
+            mail.reset_deadline(self.now)
+            self.start_move, self.restart = self.game.move, False
+
+    def _logged(self) -> str:
+        """What the change logged, for the journal (the game master's own file)."""
+        added = self.game.log[self.logged_before:] if len(self.game.log) > self.logged_before else []
+        return f"logged: {'; '.join(added)}" if added else ""
+
+    def discard(self) -> None:
+        """Leave without saving anything."""
+        self._keep = False
+
+    # ---- leaving ----------------------------------------------------------------------
+    def __exit__(self, kind, value, tb) -> None:
+        try:
+            if kind is None and self._keep:
+                self._commit(partial(gamefile.save, self.game, self.path))
+        finally:
+            self._lock.__exit__(None, None, None)
+
+    @property
+    def mail(self):
+        """The mail side of the game as it is now (the caller may have replaced the game), or
+        None for a game not played by mail."""
+        if "mail" not in self.game.meta:
+            return None
+        from judge.mail.mailgame import MailGame
+
+        return MailGame(self.game, self.name)
+
+    def _commit(self, write) -> None:
+        self.ready()
+        game, mails = self.game, list(self.mails)
+        mail = self.mail
+        if mail is not None and self.cfg is not None and self.reports:
+            mails += mail.mails(self.cfg, self.before, self.notices)
+        self.sent = mails = mails + self.later
+        box, opened = self.box, False
+        if mails and box is None:
+            from judge.mail.outbox import open_outbox
+
+            box, opened = open_outbox(self.cfg), True
+        try:
+            if box is None:
+                write()
+            else:  # the change and its mails are one transaction
+                box.commit(self.name, game, mails, write)
+            if self.cfg is not None and self.cfg.archive is not None:
+                from judge.record import archive
+
+                self.warning = archive.keep(self.cfg.archive, game, self.path, self.now)
+            outcome = self.outcome or "; ".join(self.notices) or self._logged()
+            if mail is not None and (outcome or self.journal):
+                from judge.mail.journal import journal_path, record
+
+                record(journal_path(self.path), self.now, sender=self.sender, **{"outcome": outcome, **self.journal})
+            if opened:
+                from judge.mail.outbox import MailError
+
+                try:
+                    box.flush()
+                except MailError as e:  # the mails wait in the outbox for the next judge mail or tick
+                    self.box_down = str(e)
+        finally:
+            if opened:
+                box.close()
+
+
+def create(path, game, cfg=None, box=None, mails=(), now: datetime | None = None) -> str:
+    """A new game's file, written only if none exists, with its welcome mails; archived.
+    Returns the archive's warning, or ""."""
+    change = Change(path, cfg, box, now=now)
+    change.game, change.mails, change.start_move, change.logged_before = game, list(mails), game.move, 0
+    change.reports = False
+    change._commit(partial(gamefile.create, game, change.path))
+    return change.warning
+
+
+def check_user(game_file: Path) -> None:
+    """A game of the judge's games directory is changed only by the directory's owner."""
+    try:
+        if game_file.absolute().parent.stat().st_uid == os.geteuid():
+            return  # the common case
+    except OSError:
+        return
+    from judge.mail import host
+
+    host.check_game_user(game_file)

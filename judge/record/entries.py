@@ -1,0 +1,44 @@
+"""Which log entries the public may read while a game runs: the one place that decides it."""
+from __future__ import annotations
+
+import re
+
+from judge.engine import standing
+from judge.engine.game import Game
+
+SECRET = "secret order"
+_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+
+
+def secret_entry(game: Game, entry: str) -> bool:
+    """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
+    that decides it (the ruleset's `public_order` hook, and standing orders given or cancelled;
+    extend here for new kinds of entry)."""
+    m = _ENTRY.match(entry)
+    return not m or standing.is_secret_entry(entry) or game.ruleset.public_order(m[3]) is None
+
+
+def public_entry(game: Game, entry: str) -> str:
+    """A log entry as the public saw it: "MOVE PLAYER ORDER" with the order as the ruleset's
+    `public_order` shows it, or "MOVE PLAYER secret order"."""
+    m = _ENTRY.match(entry)
+    if not m:
+        return SECRET
+    if secret_entry(game, entry):
+        return f"{m[1]} {m[2]} {SECRET}"
+    return f"{m[1]} {m[2]} {game.ruleset.public_order(m[3])}"
+
+
+def public_log(game: Game) -> list[str]:
+    """The log as the public saw it; the whole log once the game is over. Standing orders
+    given or cancelled are left out: even that a player has some is their secret (the orders
+    they carry out are ordinary entries)."""
+    if game.is_over():
+        return list(game.log)
+    return public_entries(game, game.log)
+
+
+def public_entries(game: Game, entries) -> list[str]:
+    """Log entries as the public saw them while the game runs, standing orders left out (the
+    running log, and the orders a rollback undid)."""
+    return [public_entry(game, e) for e in entries if not standing.is_secret_entry(e)]
