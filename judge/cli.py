@@ -306,7 +306,7 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from judge.gateway import deadlines
 
-    from judge.mail.outbox import MailError
+    from judge.engine.errors import MailError
 
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):

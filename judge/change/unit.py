@@ -144,7 +144,7 @@ class Change:
 
                 record(journal_path(self.path), self.now, sender=self.sender, **{"outcome": outcome, **self.journal})
             if opened:
-                from judge.mail.outbox import MailError
+                from judge.engine.errors import MailError
 
                 try:
                     box.flush()

@@ -13,7 +13,8 @@ from judge.engine.errors import GameFileError, JudgeError
 from judge.engine.report import render
 from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from judge.gateway import selfservice
 from judge.mail import settings
 from judge.engine.ruleset import GM

@@ -36,7 +36,8 @@ from judge.engine.errors import (
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
 from judge.mail.addresses import is_address
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from judge.engine.report import render
 from judge.engine.ruleset import GM
 

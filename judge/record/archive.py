@@ -20,15 +20,11 @@ from pathlib import Path
 
 from judge.record import corrections, public as record
 from judge.store import gamefile
-from judge.engine.errors import JudgeError
+from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
 MAX_SUBJECT = 200
-
-
-class ArchiveError(JudgeError):
-    """The record could not be committed."""
 
 
 def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
