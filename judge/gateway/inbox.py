@@ -21,7 +21,7 @@ from pathlib import Path
 from judge.record import archive, corrections
 from judge.store import gamefile
 from judge.engine import standing
-from judge.gateway import bounces, parse as mailparse, selfservice
+from judge.gateway import bounces, parse as mailparse, replies, selfservice
 from judge.engine.errors import (
     GameFileError,
     GameOver,
@@ -203,6 +203,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
             run = Run(game.copy(), block.game, who, cfg, now=now)
+            block.lines = replies.own_orders(block.lines, block.breaks, order_words(game, who))  # a note after them
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             mails = []
@@ -417,6 +418,17 @@ class Run:
         if name == GM:
             raise JudgeError("the game master is not a player")
         return name
+
+
+def order_words(game, who: str) -> tuple[str, ...]:
+    """The first word of every line `who` may write in a block: the ruleset's orders and standing
+    orders, the self-service lines, the game master's commands. Empty for a ruleset that does
+    not name its orders (then every line of a block is read)."""
+    verbs = getattr(game.ruleset, "verbs", ())
+    if not verbs:
+        return ()
+    words = (*verbs, *game.ruleset.standing_starts, "standing", "cancel", "every", "player")
+    return words + ((*GM_COMMANDS, "as") if who == GM else tuple(selfservice.COMMANDS))
 
 
 def not_an_order(game, error: JudgeError) -> JudgeError:
