@@ -82,6 +82,7 @@ _VERB = re.compile(r"(^|\s)" + _WROTE + r"\b", re.I)
 _ADDRESS_END = re.compile(r"(<[^<>\s]+@[^<>\s]+>|\(?\S+@\S+\.\w+\)?|\[mailto:\S+\])\s*:$")
 _MUTT = re.compile(r"^\*\s.*\[\d{4}-\d\d-\d\d[^\]]*\]\s*:$")  # "* Name <addr> [2026-11-24 06:04]:"
 _DATED = re.compile(r"\d")
+_TIME = re.compile(r"(^|\D)\d{1,2}[:.]\d\d(\D|$)")
 
 
 def quote_lines(line: str, following: list[str] = ()) -> int:
@@ -112,8 +113,9 @@ def _quote_follows(following) -> bool:
 
 def _starts_attribution(first: str, joined: str) -> bool:
     """The first line of an attribution wrapped over several lines: it begins like one ("On",
-    "Am", "W dniu"...) or, for the shapes that begin with a date, the whole ends in an address."""
-    return bool(_HEADER_START.match(first)) or bool(_ADDRESS_END.search(joined))
+    "Am", "W dniu"...) or holds a time of day ("su 22.11.2026 klo 10.00 Judge"), or the whole
+    ends in an address."""
+    return bool(_HEADER_START.match(first) or _TIME.search(first) or _ADDRESS_END.search(joined))
 
 
 def _is_attribution(line: str, quote_follows: bool) -> bool:
