@@ -214,6 +214,11 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 if game.move != run.start_move or run.restart:
                     mg.reset_deadline(now)
                 mails = run.mails + mg.mails(cfg, before, run.notices)
+                own = mg.address_of(cfg, who)
+                if run.show_report and who != GM and any(m["To"] == own and m["Subject"].endswith(f"report for {who}")
+                                                         for m in mails):
+                    run.show_report = False  # one report per player per change: the answer does not repeat it
+                    run.answers.append("Your new report comes in its own mail.")
             forgotten = mg.remember(key)
             text = section(head, run, game, mg)
             keep_reply(cfg, block.game, key, who, text)

@@ -276,3 +276,25 @@ def test_a_note_after_the_orders_is_not_refused_and_a_mistyped_order_is(game):
     second = site.load().awaiting()[0]
     text = answer(site, address(second), f"player {second} {pw[second]}\nbid\n\nbdi\n", "Re: game g1")
     assert 'REFUSED' in text and "bdi" in text and site.load().log == [f"1 {first} bid"]
+
+
+# ---- one report per player per change; a notice says it is one --------------------------------
+def test_a_player_whose_answer_would_show_the_report_gets_it_once(game):
+    """Issue 25: the answer that shows the report (a standing order given, lines NOT JUDGED
+    after a revealing order) came beside the new report's own mail: the report twice."""
+    site, pw, first, welcome = game
+    gateway.handle(message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid until pot 5\n"), site.cfg, site.outbox(), T0)
+    mine = [m for m in site.take() if m["To"] == address(first)]
+    reports = [m for m in mine if f"the card game: report for {first}," in m.get_content()]
+    assert len(reports) == 1 and reports[0]["Subject"].endswith(f"report for {first}"), [m["Subject"] for m in mine]
+    answer_text = reply(mine, address(first))
+    assert "OK      bid until pot 5" in answer_text and "Your new report comes in its own mail." in answer_text
+
+
+def test_a_mail_holding_only_a_notice_says_so_in_its_subject(game):
+    site, pw, first, welcome = game
+    gateway.handle(message(address(first), f"game g1\nplayer {first} {pw[first]}\npress all good luck everyone\n"),
+                   site.cfg, site.outbox(), T0)
+    others = [m for m in site.take() if m["To"] != address(first) and not m["Subject"].startswith("Re:")]
+    assert others and all(m["Subject"] == "game g1: notice, move 1" for m in others), [m["Subject"] for m in others]
+    assert all("Press from" in m.get_content() and "report for" not in m.get_content() for m in others)
