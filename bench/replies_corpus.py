@@ -336,7 +336,7 @@ def main() -> None:
     if not corpora:
         sys.exit(f"no corpus found under {args.folder}")
     total = sum(len(b) for b in corpora.values())
-    print(f"{total} reply bodies: " + ", ".join(f"{name.split('+')[1]} {len(b)}" for name, b in corpora.items()))
+    print(f"{total} reply bodies: " + ", ".join(f"{name.replace('+', '/')} {len(b)}" for name, b in corpora.items()))
     readers = {"judge": read_by_judge}
     if args.libraries:
         readers.update({name: (lambda r: lambda raw: read_by_library(r, raw))(r) for name, r in library_readers().items()})
