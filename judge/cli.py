@@ -295,7 +295,13 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        from judge.mail.outbox import MailError
+
+        try:
+            typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        except MailError as e:  # what the MTA may quote in a bounce names no host, path or error
+            host.write_log(cfg, str(e))
+            raise MailError(host.PUBLIC) from None
 
 
 @app.command()
