@@ -167,6 +167,9 @@ def _resign(run, player, args):
     if still_in(run.game, run.mg.m) == [player]:
         raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
     entry["resigned"] = True
+    from judge.record import conduct
+
+    conduct.resigned(run.game, player)  # for the league: everyone is told below
     run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
 
 
