@@ -62,7 +62,8 @@ def placings(game: Finished, name) -> dict[str, int]:
         player = game.final(seat)
         if player != UNNAMED and name(player) not in gone:
             out[name(player)] = min(rank, out.get(name(player), rank))
-    last = max(out.values(), default=0) + 1
+    out = {p: 1 + sum(r < rank for r in out.values()) for p, rank in out.items()}  # 1, 2, 2, 4 among them
+    last = len(out) + 1
     for player in sorted(gone):
         out[player] = last
     return out
@@ -115,7 +116,7 @@ def league(games: list[Finished], aliases: dict | None = None, ruleset: str | No
 
 
 # ---- output ---------------------------------------------------------------------------------
-def _share(c: Conduct) -> str:
+def share(c: Conduct) -> str:
     return "-" if c.reliability is None else f"{100 * c.reliability:.1f}%"
 
 
@@ -135,14 +136,14 @@ def text(sections: list[Section]) -> str:
         for i, r in enumerate(s.rows, 1):
             c = r.conduct
             out.append(f"  {i:>3}  {r.player:<20} {r.skill.rating:>7.2f}  {r.skill.mu:>6.2f} ± {r.skill.sigma:<5.2f}  "
-                       f"{r.games:>5} {r.wins:>4}  {_share(c):>7} {c.missed:>6} {c.resigned:>8} {c.abandoned:>9}")
+                       f"{r.games:>5} {r.wins:>4}  {share(c):>7} {c.missed:>6} {c.resigned:>8} {c.abandoned:>9}")
         out.append("")
     out.append("rating: skill - 3 sigma (Plackett-Luce); on time: orders given before their deadline, of those "
                "awaited (docs/league.md)")
     return "\n".join(out) + "\n"
 
 
-def _figures(rank: int, r: Row) -> dict:
+def figures(rank: int, r: Row) -> dict:
     c = r.conduct
     return {"rank": rank, "player": r.player, "rating": round(r.skill.rating, 4), "mu": round(r.skill.mu, 4),
             "sigma": round(r.skill.sigma, 4), "games": r.games, "wins": r.wins, "orders": c.orders,
@@ -152,20 +153,20 @@ def _figures(rank: int, r: Row) -> dict:
 
 def as_json(sections: list[Section]) -> str:
     return json.dumps({"league": [{"ruleset": s.ruleset, "games": len(s.games),
-                                   "players": [_figures(i, r) for i, r in enumerate(s.rows, 1)]}
+                                   "players": [figures(i, r) for i, r in enumerate(s.rows, 1)]}
                                   for s in sections]}, indent=2, ensure_ascii=False) + "\n"
 
 
 def as_csv(sections: list[Section]) -> str:
     out = io.StringIO()
-    columns = ["ruleset", *_figures(1, Row("")).keys()]
+    columns = ["ruleset", *figures(1, Row("")).keys()]
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
     for s in sections:
         for i, r in enumerate(s.rows, 1):
-            figures = _figures(i, r)
-            writer.writerow({"ruleset": s.ruleset, **figures, "reliability": "" if figures["reliability"] is None
-                             else figures["reliability"]})
+            row = figures(i, r)
+            writer.writerow({"ruleset": s.ruleset, **row, "reliability": "" if row["reliability"] is None
+                             else row["reliability"]})
     return out.getvalue()
 
 
