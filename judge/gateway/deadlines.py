@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
-from judge.record import archive, conduct
+from judge.record import archive, conduct, corrections
 from judge.engine import bots
 from judge.store import gamefile
 from judge.engine.errors import GameFileError, JudgeError
@@ -68,7 +68,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                 late.append(player)
                 move = game.move
                 order, how = missed_order(game, mg, player)
-                conduct.missed(game, player, mg.m["deadline"])  # for the league: everyone is told below
+                conduct.missed(game, player, corrections.holder(game, player), mg.m["deadline"])  # all are told below
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
                                f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")

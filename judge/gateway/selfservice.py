@@ -176,9 +176,9 @@ def _resign(run, player, args):
     if still_in(run.game, run.mg.m) == [player]:
         raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
     entry["resigned"] = True
-    from judge.record import conduct
+    from judge.record import conduct, corrections
 
-    conduct.resigned(run.game, player)  # for the league: everyone is told below
+    conduct.resigned(run.game, player, corrections.holder(run.game, player))  # for the league: all are told below
     run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
 
 

@@ -25,22 +25,20 @@ def _facts(game) -> list:
     return game.meta.setdefault(KEY, {}).setdefault("facts", [])
 
 
-def _fact(game, kind: str, seat: str, **extra) -> None:
-    from judge.record.corrections import holder
-
-    _facts(game).append({"kind": kind, "seat": seat, "player": holder(game, seat), "move": game.move,
+def _fact(game, kind: str, seat: str, player: str, **extra) -> None:
+    _facts(game).append({"kind": kind, "seat": seat, "player": player, "move": game.move,
                          **extra, "after": len(game.corrections)})
 
 
-def missed(game, seat: str, deadline: str) -> None:
-    """`seat` gave no order for the move now awaited by `deadline`: the judge gives one (call
-    this before it does)."""
-    _fact(game, "missed", seat, deadline=deadline)
+def missed(game, seat: str, player: str, deadline: str) -> None:
+    """`seat`, played by `player` (corrections.holder), gave no order for the move now awaited
+    by `deadline`: the judge gives one (call this before it does)."""
+    _fact(game, "missed", seat, player, deadline=deadline)
 
 
-def resigned(game, seat: str) -> None:
+def resigned(game, seat: str, player: str) -> None:
     """The seat's player resigned: the judge's bot plays the seat from now on."""
-    _fact(game, "resigned", seat)
+    _fact(game, "resigned", seat, player)
 
 
 def public(game) -> dict:

@@ -142,11 +142,11 @@ def write_atomic(path, text: str, mode: int = 0o600) -> None:
 def save(game: Game, path) -> None:
     """Replace the game file atomically. The save that first finds the game over stamps the
     time in [meta.league] ended (the league takes games in order of their end)."""
-    if game.is_over() and "ended" not in game.meta.get("league", {}):
+    if game.is_over() and isinstance(game.meta.setdefault("league", {}), dict) and "ended" not in game.meta["league"]:
         from datetime import datetime, timezone
 
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        game.meta.setdefault("league", {})["ended"] = stamp
+        game.meta["league"]["ended"] = stamp
     write_atomic(path, dumps(game))
 
 

@@ -61,7 +61,7 @@ def bot_game(path, players, seed, *, agreed_at=None, missed=()):
     while not game.is_over() and (agreed_at is None or len(game.log) < agreed_at):
         player = game.awaiting()[0]
         if player in missed and not any(f["seat"] == player for f in game.meta.get("league", {}).get("facts", [])):
-            conduct.missed(game, player, "2026-05-03T12:00:00Z")
+            conduct.missed(game, player, player, "2026-05-03T12:00:00Z")
         bots.play_one(game, {p: "sensible" if p == players[0] else "random" for p in players})
     if agreed_at is not None:
         game.submit(GM, [AGREED_END])
