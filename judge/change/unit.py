@@ -126,6 +126,10 @@ class Change:
 
     def _commit(self, write) -> None:
         game, mails, mail = self.game, self.ready(), self.mail
+        if game.is_over():
+            from judge.record import conduct
+
+            conduct.ended(game, self.now)
         box, opened = self.box, False
         if mails and box is None:
             from judge.mail.outbox import open_outbox

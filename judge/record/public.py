@@ -51,6 +51,10 @@ def build(game: Game, name: str) -> dict:
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
+    from judge.record import conduct
+
+    if conduct.public(game):  # missed deadlines, resignations, the end: what all were told (the league)
+        record["league"] = conduct.public(game)
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever
@@ -95,13 +99,18 @@ def load_game(path) -> Game:
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind
     if data.get("record") != KIND:
         return Game.from_dict(data, str(path))
+    return finished_game(data, str(path))
+
+
+def finished_game(data: dict, where: str) -> Game:
+    """The game inside a finished public record (read as a dict), checked against the record."""
     if not isinstance(data.get("game_file"), dict):
-        raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
+        raise GameFileError(f"{where} is the public record of a game still running: it holds no seed or setup, "
                             "so it can be checked only once the game is over")
-    game = Game.from_dict(data["game_file"], f"{path} [game_file]")
+    game = Game.from_dict(data["game_file"], f"{where} [game_file]")
     shown = {k: data.get(k) for k in ("commitment", "players", "log")}
     own = {"commitment": game.commitment, "players": game.players, "log": game.log}
     for key in shown:
         if shown[key] != own[key]:
-            raise GameFileError(f"{path}: the record's {key} is not its game file's: the record was edited")
+            raise GameFileError(f"{where}: the record's {key} is not its game file's: the record was edited")
     return game

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from judge.engine import bots, ruleset, standing
-from judge.record import entries, public as record
+from judge.record import conduct, entries, public as record
 from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
@@ -163,6 +163,7 @@ def test_the_proof_catches_a_resample_that_changes_nothing():
 
 # ---- the public record ----------------------------------------------------------------------
 ALTERNATIVES = 4  # other legal orders compared with the one given, per order checked
+PUBLIC_META = ("press", "league")  # what [meta] keeps for the record: what every player was told
 
 
 def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
@@ -176,7 +177,8 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
     other.rng = Rng((game.rng.seed + 7919 * (k + 1)) % 2**63, game.rng.draws)
     other.setup = {"deck": [f"card{rng.below(100)}" for _ in range(5)]}
     other.salt = f"{rng.below(2**32):032x}"
-    other.meta = {"mail": {"players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
+    other.meta = {**{key: game.meta[key] for key in PUBLIC_META if key in game.meta},
+                  "mail": {"players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
                                        for p in game.players}}}
     for i, entry in enumerate(other.log):
         if standing.is_secret_entry(entry):  # a standing order given or cancelled: another one
@@ -244,6 +246,8 @@ def test_the_public_record_is_the_same_whatever_is_hidden_from_the_public(config
             order = bots.choose(game, player, "random", salt="record")
             if len(game.log) % 3 == 0:
                 assert telltale_orders(game, player, order, seed) == []
+            if len(game.log) % 11 == 5:  # now and then a missed deadline, as `judge tick` notes it
+                conduct.missed(game, player, player, "2026-05-03T12:00:00Z")
             game.submit(player, [order])
             if len(game.log) % EVERY == 0 and not game.is_over():
                 assert record_failures(game, seed) == []
