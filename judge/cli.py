@@ -204,6 +204,9 @@ def _archive(cfg, game: Game, game_file: Path) -> None:
     from judge.record import archive
 
     _warn(archive.keep(cfg.archive, game, game_file))
+    from judge.site import build as site
+
+    _warn(site.update(cfg.site, game, game_file, cfg.archive))
 
 
 def _warn(warning: str) -> None:
@@ -528,6 +531,19 @@ def archive(
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
     typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
+
+
+@app.command(name="site")
+def site_(source: Path, out: Path) -> None:
+    """Write the static site of the games at SOURCE (a game file, a public record, a games
+    directory or an archive repository) into the folder OUT: an index, a page per game with its
+    report at every move, charts, Atom feeds, CSV and JSON; from public records only."""
+    from judge.site import build
+
+    count, warnings = build.build(source, out)
+    for warning in warnings:
+        _warn(warning)
+    typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
 
 
 @app.command()

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from judge.record import archive
+from judge.site import build as site
 from judge.engine import bots
 from judge.store import gamefile
 from judge.engine.errors import GameFileError, JudgeError
@@ -89,6 +90,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             return []
         outbox.commit(name, game, mails, partial(gamefile.save, game, path))
         archive.keep(cfg.archive, game, path, now)
+        site.update(cfg.site, game, path, cfg.archive, now)
         record(journal_path(path), now, sender="judge tick", outcome=outcome)
     return [f"{name}: {outcome}"]
 

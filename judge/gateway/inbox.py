@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from judge.record import archive, corrections
+from judge.site import build as site
 from judge.store import gamefile
 from judge.engine import standing
 from judge.gateway import bounces, parse as mailparse, selfservice
@@ -218,6 +219,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             keep_reply(cfg, block.game, key, who, text)
             outbox.commit(block.game, game, mails, partial(gamefile.save, game, path))
             archive.keep(cfg.archive, game, path, now)
+            site.update(cfg.site, game, path, cfg.archive, now)
             forget_replies(cfg, block.game, forgotten)
             log(outcome=run.outcome(), lines=[hide(line) for line in block.lines], results=run.echo)
             return text, len(mails)

@@ -61,9 +61,11 @@ def public_entries(game: Game, entries) -> list[str]:
     return [public_entry(game, e) for e in entries if not standing.is_secret_entry(e)]
 
 
-def build(game: Game, name: str) -> dict:
-    """The public record of `game` (called `name`) as a TOML-able dict."""
-    from judge.record import corrections
+def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None) -> dict:
+    """The public record of `game` (called `name`) as a TOML-able dict; `previous`, the
+    game's record before this change, saves replaying work (judge/record/moves.py); `rows`,
+    the moves' rows when the caller has made them."""
+    from judge.record import corrections, moves
     from judge.engine.report import render
 
     view = game.view(None)
@@ -88,6 +90,10 @@ def build(game: Game, name: str) -> dict:
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
+    deadline = game.meta.get("mail", {}).get("deadline") if isinstance(game.meta.get("mail"), dict) else None
+    if deadline and not over:  # every player and observer is told it
+        record["deadline"] = deadline
+    record[moves.KEY] = moves.build(game, previous) if rows is None else rows
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever
@@ -132,6 +138,11 @@ def load_game(path) -> Game:
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind
     if data.get("record") != KIND:
         return Game.from_dict(data, str(path))
+    return game_of_record(data, str(path))
+
+
+def game_of_record(data: dict, path: str) -> Game:
+    """The game inside a finished public record, checked against the record's own keys."""
     if not isinstance(data.get("game_file"), dict):
         raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
                             "so it can be checked only once the game is over")
