@@ -58,6 +58,7 @@ def commit(game, name: str, repo) -> str:
         previous = _read(old)
         built = record.build(game, name, previous=previous)
         new = record.dumps(built)
+        _last[(repo.resolve(), where)] = built
         if old == new:
             return ""
         path = repo / where
@@ -68,6 +69,15 @@ def commit(game, name: str, repo) -> str:
             _git(repo, "add", "--", where)
         _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
     return message
+
+
+_last: dict = {}  # (repository, path) -> the record this process committed there last
+
+
+def last_record(repo, ruleset: str, name: str) -> dict | None:
+    """The record of RULESET/NAME this process committed (or found committed) last, if any:
+    the site after a change reads it instead of parsing the file again."""
+    return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
 
 
 def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:

@@ -102,15 +102,16 @@ def update(site_dir, game, game_path, archive_dir=None, now: datetime | None = N
 
 
 def _record(game, name: str, archive_dir) -> dict:
-    """The game's public record: the archive's, just committed, when it is this game's now
-    (else built, reusing its rows)."""
-    from judge.record import public
+    """The game's public record: the archive's, just committed (by this process, else read from
+    the repository), when it is this game's now; else built, reusing its rows."""
+    from judge.record import archive, public
 
     previous = None
     if archive_dir is not None:
+        previous = archive.last_record(archive_dir, game.ruleset.name, name)
         path = Path(archive_dir) / game.ruleset.name / f"{name}.toml"
         try:
-            previous = tomllib.loads(path.read_text(encoding="utf-8"))
+            previous = previous or tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             previous = None
         if previous and previous.get("move") == game.move and previous.get("commitment") == game.commitment \
