@@ -166,3 +166,20 @@ def test_a_rebuild_keeps_each_feed_entrys_first_time(tmp_path):
     assert entries >= 5 and feed.count("2026-05-01T12:00:00Z") == entries + 1  # (and the feed's own)
     assert again.count("2026-05-01T12:00:00Z") == entries  # each as first published
     assert again.count("<entry>") > entries and "<updated>2026-05-02T00:00:00Z</updated>\n<link" in again
+
+
+def test_corrections_are_marked_at_the_move_where_they_happened(tmp_path):
+    from judge.record import corrections
+
+    game = new_game("mogul", 3, {}, 8)
+    bots.play_out(game, moves=12)
+    game, _ = corrections.rollback(game, 6, "a typo", "2026-05-01T12:00:00Z")
+    bots.play_out(game, moves=len(game.log) + 3)
+    path = tmp_path / "c.toml"
+    gamefile.create(game, path)
+    assert judge("site", path, tmp_path / "out")[0] == 0
+    page = (tmp_path / "out" / "mogul" / "c.html").read_text()
+    at = page.index('<li id="m6">')
+    assert page.index("rolled the game back from move", at) < page.index('<li id="m7">')
+    feed = (tmp_path / "out" / "mogul" / "c.atom").read_text()
+    assert "rolled the game back" in feed and "<updated>2026-05-01T12:00:00Z</updated>" in feed
