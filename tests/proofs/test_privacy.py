@@ -289,7 +289,7 @@ def test_the_proof_catches_a_record_that_shows_secret_orders():
 def test_the_proof_catches_a_record_that_shows_the_seed(monkeypatch):
     game = new_game("mogul", 3, {}, 1)
     built = record.build
-    monkeypatch.setattr(record, "build", lambda g, name: {**built(g, name), "seed": g.rng.seed})
+    monkeypatch.setattr(record, "build", lambda g, name, **kw: {**built(g, name, **kw), "seed": g.rng.seed})
     failures = record_failures(game, 1)
     assert failures and "hidden fact" in failures[0]
 
