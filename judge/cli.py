@@ -570,6 +570,19 @@ def archive(
     typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
 
 
+@app.command(name="site")
+def site_(source: Path, out: Path) -> None:
+    """Write the static site of the games at SOURCE (a game file, a public record, a games
+    directory or an archive repository) into the folder OUT: an index, a page per game with its
+    report at every move, charts, Atom feeds, CSV and JSON; from public records only."""
+    from judge.site import build
+
+    count, warnings = build.build(source, out)
+    for warning in warnings:
+        _warn(warning)
+    typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
+
+
 @app.command()
 def history(
     game_file: Path,

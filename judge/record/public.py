@@ -18,15 +18,17 @@ from pathlib import Path
 
 from judge.engine.errors import GameFileError
 from judge.engine.game import Game
-from judge.record import corrections
 from judge.record.entries import public_log
 
 FORMAT = 1
 KIND = "public record of a judge game"
 
 
-def build(game: Game, name: str) -> dict:
-    """The public record of `game` (called `name`) as a TOML-able dict."""
+def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None) -> dict:
+    """The public record of `game` (called `name`) as a TOML-able dict; `previous`, the
+    game's record before this change, saves replaying work (judge/record/moves.py); `rows`,
+    the moves' rows when the caller has made them."""
+    from judge.record import corrections, moves
     from judge.engine.report import render
 
     view = game.view(None)
@@ -55,6 +57,10 @@ def build(game: Game, name: str) -> dict:
 
     if conduct.public(game):  # missed deadlines, resignations, the end: what all were told (the league)
         record["league"] = conduct.public(game)
+    deadline = game.meta.get("mail", {}).get("deadline") if isinstance(game.meta.get("mail"), dict) else None
+    if deadline and not over:  # every player and observer is told it
+        record["deadline"] = deadline
+    record[moves.KEY] = moves.build(game, previous) if rows is None else rows
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever

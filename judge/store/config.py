@@ -14,6 +14,7 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     path = "outbox"
     [archive]                        # optional: commit every game's public record here
     git = "archive"                  # a git repository (relative to this file's directory)
+    site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
     [league]                         # optional: names of one player (judge league, docs/league.md)
     aliases = { alice2 = "alice" }   # a registered name = the player it counts for
 """
@@ -38,6 +39,7 @@ class Config:
     smtp: dict = field(default_factory=dict)
     maildir: Path | None = None
     archive: Path | None = None  # a git repository for the games' public records
+    site: Path | None = None  # the static site rebuilt after every archived change (judge/site)
     aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
 
     def game_path(self, name: str) -> Path | None:
@@ -104,11 +106,12 @@ def load(path: Path | None) -> Config:
             raise UsageError(f"{where}: [maildir] needs path = \"...\"")
         maildir = base / data["maildir"]["path"]
     archive = data.get("archive")
-    if archive is not None and (not isinstance(archive, dict) or set(archive) != {"git"}
-                                or not isinstance(archive["git"], str) or not archive["git"]):
-        raise UsageError(f"{where}: [archive] needs exactly git = \"DIRECTORY\"")
+    if archive is not None and (not isinstance(archive, dict) or not {"git"} <= set(archive) <= {"git", "site"}
+                                or not all(isinstance(v, str) and v for v in archive.values())):
+        raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\")")
+    site = base / archive["site"] if archive and "site" in archive else None
     archive = base / archive["git"] if archive else None
-    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive,
+    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive, site,
                   _aliases(data.get("league", {}), where))
 
 
