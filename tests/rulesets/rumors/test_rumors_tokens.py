@@ -10,7 +10,7 @@ from judge.engine import bots
 from judge.cli import app
 from judge.engine.game import Game
 from judge.engine.report import render
-from judge.rulesets.rumors.rules import board_tokens, columns_of, tokens
+from judge.rulesets.rumors.tokens import board_tokens, columns_of, tokens
 
 from registry import many
 
