@@ -26,6 +26,9 @@ class Check:
         if state["first"] not in seats:
             fail(f"state.first '{state['first']}' is not a player")
         self.check_tokens(state, names)
+        if "recalled" in state and (state["recalled"] is not True or any(
+                n for pl in state["players"].values() for n in pl["discards"].values())):
+            fail("state.recalled (every discard is back in the supplies) is true, and only while no discard holds a token")
         self.check_dice(state, names)
         self.check_cards(state)
         self.check_turn(state)

@@ -41,13 +41,18 @@ class Rules(Ruleset):
 
     name = "rumors"
     title = "Rumors, the dice and short-selling stock game"
-    version = 2  # 2: stock tokens as the rulebook says (public supplies never depend on holdings)
-    old_versions = (1,)
+    # 2: stock tokens as the rulebook says (public supplies never depend on holdings);
+    # 3: a short is legal on public facts (the discards return first), truthful roll-phase
+    #    answers (bag none, bag extra; a second bag order refused), an agreed end cashes out
+    version = 3
+    old_versions = (1, 2)
     min_players, max_players = 3, 6
     options = (
         Option("dice", "auto", "auto: the judge rolls; manual: the game master enters every roll (judge order GAME --gm 'roll Edison 3 5 6')", ("auto", "manual")),
     )
-    max_moves = 350  # rounds * (2 action turns + 1 roll order + 6 one-die gm rolls per player) + setup: 342 for 6
+    # rounds * (2 action turns + 1 roll order + 6 one-die gm rolls per player) + setup: 342 for
+    # 6 players, and a short not made (at most one an action turn): 72 more
+    max_moves = 430
     verbs = ("buy", "short", "dice", "rumor", "bag", "pass", "roll")
 
     # ---- components ---------------------------------------------------------------------
@@ -174,14 +179,32 @@ class Rules(Ruleset):
         the multiplier board; a buy takes none."""
         return 0 if delta > 0 else -delta + tokens(delta)
 
-    def recall_discards(self, state) -> None:
-        if not any(n for pl in state["players"].values() for n in pl["discards"].values()):
+    def recall_discards(self, state, always: bool = False) -> None:
+        """Every player returns every discarded token to the supplies (the rulebook's "Stock
+        Tokens"); a public event, even with nothing discarded when `always`. Everyone knows
+        then that no discard is left (`recalled`), until the next buy or short."""
+        self.mark_recalled(state)
+        if not always and not any(n for pl in state["players"].values() for n in pl["discards"].values()):
             return
         for p, pl in state["players"].items():
             for c, n in pl["discards"].items():
                 state["companies"][c]["supply"] += n
                 pl["discards"][c] = 0
         emit(state, "The supply ran short: every player returns their discarded stock tokens to the supplies.")
+
+    def mark_recalled(self, state) -> None:
+        state["recalled"] = True  # public: every discard is back in the supplies
+
+    def short_covered(self, state, player, company, n) -> bool:
+        """Whether a short of n may be ordered as far as the tokens go: always, unless everyone
+        knows the discards are back in the supplies already and the supply cannot cover it
+        (public facts only: the supply, and whether the discards have just returned)."""
+        return not state.get("recalled") or n + tokens(n) <= state["companies"][company]["supply"]
+
+    def short_refusal(self, state, company, n) -> str:
+        supply = state["companies"][company]["supply"]
+        return (f"the {company} supply holds {plural(supply, 'stock token')} and every discard is back in the "
+                f"supplies: a short of {n} needs {n + tokens(n)}")
 
     def reset_board(self, state, company) -> None:
         co, want = state["companies"][company], self.data["filled_after_reset"]
@@ -285,8 +308,8 @@ class Rules(Ruleset):
         empty = 10 - state["companies"][c]["filled"]
         if n > empty:
             raise IllegalOrder(f"{c} has only {plural(empty, 'empty space')} on its board", text)
-        if self.tokens_needed(state, player, c, -n) > self.tokens_available(state, c):
-            raise IllegalOrder(f"the {c} supply has too few stock tokens to short {n}", text)
+        if not self.short_covered(state, player, c, n):
+            raise IllegalOrder(self.short_refusal(state, c, n), text)
         return Order(player, "short", (c, n))
 
     def parse_dice(self, state, player, args, text) -> Order:
@@ -322,12 +345,21 @@ class Rules(Ruleset):
             raise IllegalOrder(f"behind your screen you have {have}", text)
 
     def parse_bag(self, state, player, args, text) -> Order:
-        dice = [self.company(state, a, text) for a in args]
+        dice = [self.company(state, a, text) for a in self.bag_words(state["players"][player]["screen"], args)]
         self.need_on_screen(state, player, dice, text)
         left, limit = len(state["players"][player]["screen"]) - len(dice), self.data["screen_limit"]
         if left > limit:
             raise IllegalOrder(f"that keeps {left} dice behind your screen; at most {limit} may stay", text)
         return Order(player, "bag", tuple(dice))
+
+    def bag_words(self, screen, args: list[str]) -> list[str]:
+        """`bag none` and `bag extra` (the words of the report and of the standing orders) as
+        the dice they put into the bag: none, or just those over the screen's limit."""
+        if [a.lower() for a in args] == ["none"]:
+            return []
+        if [a.lower() for a in args] == ["extra"]:
+            return self.bag_extra(screen).split()[1:]
+        return args
 
     def parse_pass(self, state, player, args, text) -> Order:
         if args:
@@ -375,9 +407,7 @@ class Rules(Ruleset):
 
     def short_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may short now (parse_short's checks)."""
-        available = self.tokens_available(state, c)
-        return [n for n in range(1, 11 - state["companies"][c]["filled"])
-                if self.tokens_needed(state, player, c, -n) <= available]
+        return [n for n in range(1, 11 - state["companies"][c]["filled"]) if self.short_covered(state, player, c, n)]
 
     def default_order(self, state, player):
         if state["phase"] == "action":
@@ -392,7 +422,8 @@ class Rules(Ruleset):
 
     # ---- carrying out -------------------------------------------------------------------
     def apply(self, state, order, rng) -> None:
-        getattr(self, f"do_{order.verb}")(state, order, rng)
+        if getattr(self, f"do_{order.verb}")(state, order, rng) is False:
+            return  # a short not made: the same player orders again
         if order.verb in ("buy", "short", "dice", "rumor", "pass"):
             state["turns"].pop(0)
             if not state["turns"]:
@@ -405,6 +436,18 @@ class Rules(Ruleset):
         return None if text.split()[0] == "bag" else text
 
     def revealed(self, before, after) -> str:
+        """The end of the roll phase, and (public facts: the supply before, the board after) a
+        short that returned every discard to the supplies, made or not."""
+        if before["phase"] == "action":
+            if after["phase"] == "action" and after["turns"] == before["turns"]:
+                return "returned every discard to the supplies, and the short was not made"
+            for c, co in after["companies"].items():
+                k = co["filled"] - before["companies"][c]["filled"]
+                if k > 0 and k + tokens(k) > before["companies"][c]["supply"]:
+                    return "returned every discard to the supplies"
+        return self.roll_revealed(before, after)
+
+    def roll_revealed(self, before, after) -> str:
         # one reason whether dice were drawn for the game master to roll or not: that can
         # depend on the other players' secret roll-phase orders
         if before["phase"] in ("roll", "gm-roll") and after["phase"] != before["phase"]:
@@ -420,12 +463,24 @@ class Rules(Ruleset):
         self.take_bought(state, p, c, n)
         emit(state, f"{p} buys {plural(n, c + ' share')} for ${cost}.")
 
-    def do_short(self, state, order, rng) -> None:
+    def do_short(self, state, order, rng) -> bool:
+        """A short of n needs n + popcount(n) tokens from the supply. If it holds fewer, every
+        discard returns first (public); if even then the supply cannot cover it, nothing is
+        shorted and the same player orders again (False)."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
         gain = sum(self.short_gains(co["price"], co["filled"], n))
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
-            self.recall_discards(state)
+            self.recall_discards(state, always=True)
+            if self.tokens_needed(state, p, c, -n) > co["supply"]:
+                emit(state, f"Even so the {c} supply holds {plural(co['supply'], 'stock token')}, and a short of {n} "
+                            f"needs {n + tokens(n)}: nothing is shorted, and {p} orders again.")
+                return False
+        self.short_made(state, p, c, n, gain)
+        return True
+
+    def short_made(self, state, p, c, n, gain) -> None:
+        co = state["companies"][c]
         co["supply"] -= n
         co["filled"] += n
         state["players"][p]["money"] += gain
@@ -435,6 +490,7 @@ class Rules(Ruleset):
     def take_bought(self, state, player, company, n) -> None:
         """The n tokens taken from the board by a buy: popcount(n) of them go behind the screen
         (combined there with what the player holds), the rest return to the supply."""
+        state.pop("recalled", None)  # (the player's discard may hold tokens again)
         state["companies"][company]["supply"] += n - tokens(n)
         have = self.screen_tokens(state, player, company) + tokens(n)
         self.hold(state, player, company, state["players"][player]["holdings"][company] + n, have)
@@ -442,6 +498,7 @@ class Rules(Ruleset):
     def take_shorted(self, state, player, company, n) -> None:
         """popcount(n) tokens from the supply for the short side of the multiplier board,
         cancelled behind the screen against what the player owns."""
+        state.pop("recalled", None)
         state["companies"][company]["supply"] -= tokens(n)
         have = self.screen_tokens(state, player, company) + tokens(n)
         self.hold(state, player, company, state["players"][player]["holdings"][company] - n, have)
@@ -580,12 +637,18 @@ class Rules(Ruleset):
             prices = ", ".join(f"{c} ${co['price']}" for c, co in state["companies"].items())
             return [{"player": p, "secret": "money and holdings, until the end",
                      "public": f"every action-phase order and its price; prices {prices}"} for p in state["seats"]]
-        rows = []
+        rows, cashed = [], self.cashed_out(state)
         for p in state["seats"]:
             pl = state["players"][p]
             worth = sum(h * state["companies"][c]["price"] for c, h in pl["holdings"].items())
-            rows.append({"player": p, "score": pl["money"], "cash": pl["money"] - worth, "cashout": worth})
+            cash = pl["money"] - worth if cashed else pl["money"]
+            rows.append({"player": p, "score": cash + worth, "cash": cash, "cashout": worth})
         return ranked(rows, lambda r: -r["score"])
+
+    def cashed_out(self, state) -> bool:
+        """Whether the money already holds the cash-out (the last round was played); an end the
+        players agreed on is scored as the rulebook's end, the holdings cashed out."""
+        return state["phase"] == "over"
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"]}
@@ -649,8 +712,8 @@ class Rules(Ruleset):
         return v
 
     def resample_hidden(self, state, player, rng) -> dict:
-        """Redraw the event cards below each next card, the other players' money, holdings,
-        discards (their tokens behind screens add up as before), dice behind screens, the
+        """Redraw the event cards below each next card, the other players' money, holdings and
+        how their tokens lie behind the screens (`redraw_tokens`), dice behind screens, the
         bag, and their roll-phase orders."""
         s = copy.deepcopy(state)
         if player == GM:
@@ -670,18 +733,8 @@ class Rules(Ruleset):
         amount = rng.below(pls[giver]["money"] + 1)
         pls[giver]["money"] -= amount
         pls[taker]["money"] += amount
-        for c in s["companies"]:  # the tokens behind the others' screens add up as before
-            kept = [(pls[q]["holdings"][c] * (-1 if rng.below(2) else 1), uncancelled(pls[q], c),
-                     pls[q]["discards"][c]) for q in others]
-            rng.shuffle(kept)
-            for q, (h, u, d) in zip(others, kept):
-                pls[q]["holdings"][c], pls[q]["discards"][c] = h, d
-                if "uncancelled" in pls[q]:
-                    pls[q]["uncancelled"][c] = u
-            giver, taker = rng.choice(others), rng.choice(others)
-            moved = rng.below(pls[giver]["discards"][c] + 1)
-            pls[giver]["discards"][c] -= moved
-            pls[taker]["discards"][c] += moved
+        for c in s["companies"]:
+            self.redraw_tokens(s, others, c, rng)
         dice = s["bag"] + [x for q in others for x in pls[q]["screen"]]
         rng.shuffle(dice)
         for q in others:
@@ -696,6 +749,27 @@ class Rules(Ruleset):
                 s["bag_orders"][q] = screen[: least + rng.below(len(screen) - least + 1)]
         return s
 
+
+    def redraw_tokens(self, s, others, company, rng) -> None:
+        """The others' tokens of `company` redrawn behind their screens: their number there
+        adds up as before (the public knows it from the supply and the board), but who holds
+        them, how many lie on each multiplier board (the total of all boards included) and
+        which holding they show is secret; after a return of the discards (`recalled`) everyone
+        knows the discards are empty."""
+        pls = s["players"]
+        have = {q: self.screen_tokens(s, q, company) for q in others}
+        giver, taker = rng.choice(others), rng.choice(others)
+        moved = rng.below(have[giver] + 1)
+        have[giver] -= moved
+        have[taker] += moved
+        for q in others:
+            on_board = have[q] if s.get("recalled") else rng.below(have[q] + 1)
+            bits = list(range(max(7, on_board)))
+            rng.shuffle(bits)
+            holding = sum(1 << b for b in bits[:on_board]) * (-1 if rng.below(2) else 1)
+            pls[q]["holdings"][company], pls[q]["discards"][company] = holding, have[q] - on_board
+            if "uncancelled" in pls[q]:
+                pls[q]["uncancelled"][company] = 0
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:

@@ -3,7 +3,7 @@ ORDER`, `ORDER if [COMPANY] FACT OP N`, and `bag ...` in advance for the roll ph
 only the player's view (`standing_reads_view`), so they cannot depend on a secret."""
 from __future__ import annotations
 
-from judge.engine.errors import OrderSyntaxError
+from judge.engine.errors import IllegalOrder, OrderSyntaxError
 from judge.engine.orders import parse_count, pick, words
 from judge.rulesets.rumors.helpers import company_in, joined
 
@@ -30,17 +30,28 @@ class Standing:
                 raise OrderSyntaxError("write auto pass (pass at each of your action turns this round)", text)
             return "auto pass"
         if w[0] == "bag":
-            if w == ["bag", "extra"]:
-                return "bag extra"
-            if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
-                return None  # the roll phase's order itself
-            if w == ["bag", "none"]:
-                return "bag none"
-            return " ".join(["bag", *(pick(x, self._all_names(view), text, what="company") for x in w[1:])])
+            return self.standing_bag(view, player, w, text)
         if w[0] != "turn" and "if" not in w:
             return None  # an ordinary action-phase order
         turn, order, condition = self.standing_parts(view, text)
         return " ".join(x for x in (f"turn {turn}" if turn else "", order, "if " + " ".join(condition) if condition else "") if x)
+
+    def standing_bag(self, view, player, w, text) -> str | None:
+        """A `bag` line: in the roll phase the order itself from a player who has not given it
+        (`bag none` and `bag extra` too), refused from one who has (it would never be carried
+        out: the order given is final); otherwise a roll-phase order in advance."""
+        if view is not None and view["phase"] == "roll" and "you" in view:
+            given = view["you"].get("bag_order")
+            if given is not None:
+                shown = "bag " + " ".join(given) if given else "bag none"
+                raise IllegalOrder(f"you have given your roll-phase order already ({shown}); it is final and the "
+                                   "roll uses it (standing bag orders for later rounds: from the next action phase)",
+                                   text)
+            if player in view["awaiting"]:
+                return None
+        if w[1:] in (["extra"], ["none"]):
+            return " ".join(w)
+        return " ".join(["bag", *(pick(x, self._all_names(view), text, what="company") for x in w[1:])])
 
     def _all_names(self, view) -> list[str]:
         """The companies in play (seen in `view`), or without a view (replay, or after an order
