@@ -24,7 +24,7 @@ from judge.engine.report import render
 from judge.engine.rng import Rng
 from judge.engine.ruleset import GM
 from judge.rulesets.mogul.rules import Mogul
-from judge.rulesets.rumors.rules import Rumors
+from judge.rulesets.rumors.ruleset import Rumors
 
 from registry import config_id, configs, many, new_game, random_bots
 
