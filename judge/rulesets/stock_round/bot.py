@@ -59,6 +59,11 @@ class Bot:
         if view["sale"]:
             co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
             return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
+        if view.get("discard"):  # the oldest train goes
+            return orders[0]
+        if orders and all(o.startswith("sell ") for o in orders):  # over the certificate limit
+            me = next(p for p in view["players"] if p["name"] == view["player"])
+            return min(orders, key=lambda o: (o.split()[1] in me["directs"], int(o.split()[2])))
         if view["phase"] == "reissue":
             co = next(c for c in view["companies"] if c["name"] == view["reissue"][0])
             needs = co["treasury"] < view["trains"]["cost"]
@@ -107,6 +112,7 @@ class Bot:
                 return f"train {co} {nxt}"
             later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
             revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
+            revenue = min(revenue, sum(self.train(t)["size"] for t in c["trains"]) * 40)  # what its trains can run
             if not revenue:
                 return f"operate {co} 0 withhold"
             saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])

@@ -9,6 +9,10 @@ from judge.rulesets.stock_round.rules import COMPANY, MAX_ROUNDS, PHASES
 class Check:
     """The consistency check of the stock round (a mixin of the registered ruleset)."""
 
+    def bank_may_owe(self, state) -> bool:
+        """Whether the bank may be below $0: once broken it pays from its reserve (version 4)."""
+        return state["broken"]
+
     def check(self, state) -> None:
         seats = state["seats"]
         if state.get("phase") not in PHASES:
@@ -17,7 +21,9 @@ class Check:
             fail(f"state.players and state.sold_round must list the seats {seats}")
         if list(state["companies"]) != self.companies:
             fail(f"state.companies must be {', '.join(self.companies)}")
-        ints = [("bank", state["bank"])] + [(f"players.{p}.money", state["players"][p]["money"]) for p in seats]
+        ints = [(f"players.{p}.money", state["players"][p]["money"]) for p in seats]
+        if type(state["bank"]) is not int or (state["bank"] < 0 and not self.bank_may_owe(state)):
+            fail("state.bank must be a whole number >= 0 (below 0 only once broken, from version 4)")
         for co, c in state["companies"].items():
             ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered")]
             ints += [(f"companies.{co}.shares.{p}", c["shares"].get(p)) for p in seats]
@@ -47,7 +53,8 @@ class Check:
         for t in self.data["trains"]:
             kind = t["type"]
             owned = sum(c["trains"].count(kind) for c in state["companies"].values())
-            if owned + state["trains"]["bank"][kind] + state["trains"]["scrapped"][kind] != t["count"]:
+            pool = state["trains"].get("pool", {}).get(kind, 0)
+            if owned + state["trains"]["bank"][kind] + state["trains"]["scrapped"][kind] + pool != t["count"]:
                 fail(f"{kind} trains do not add up to {t['count']}")
         if any(x not in self.train_types() for c in state["companies"].values() for x in c["trains"]):
             fail("a company owns a train of an unknown type")
@@ -80,6 +87,8 @@ class Check:
             fail("state.bankrupt must name a player")
         if any(co not in self.companies for co in state["traded"]):
             fail("state.traded must list companies")
+        if any(co not in self.companies for co in state.get("discard", [])):
+            fail("state.discard must list companies")
         e = state["emergency"]
         if e and (e.get("company") not in self.started(state) or e.get("train") not in self.train_types()
                   or state["phase"] != "operating"):

@@ -12,7 +12,7 @@ games/stock-round.toml (a documented stand-in).
 These are the current rules; the registered ruleset (ruleset.py) adds the standing orders,
 the bots and the check. Older versions are subclasses overriding the hook methods that differ
 (versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
-version 1 lacks.
+version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
-PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt")
+PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt", "discard")
 GM_VERBS = ("operate", "train", "done", "end")
 MAX_ROUNDS = 20
 
@@ -45,8 +45,24 @@ class Rules(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 3
-    old_versions = (1, 2)
+    version = 4
+    old_versions = (1, 2, 3)
+    # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
+    changes = {
+        2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
+            "certificate passing on a sale, the Pool's 50% limit, sold-out companies rising, only floated "
+            "companies operating, operating rounds by phase, the director's emergency money, trains "
+            "between companies",),
+        3: ("a broken bank's notice says which set of operating rounds is the last",),
+        4: ("a broken bank pays in full to the end (its reserve is unlimited once broken)",
+            "a purchase's train limit is that of the phase before it",
+            "trains over a fallen limit go to the open market (discard CO TYPE)",
+            "a company may buy a train from the open market at face value (train CO TYPE pool)",
+            "a player over the certificate limit must sell at the start of their turn",
+            "revenue is at most what the company's trains can run ($40 a stop)",
+            "an emergency sale on the bottom row leaves the token where it is",
+            "trains change hands between companies from phase 2"),
+    }
     min_players, max_players = 3, 6
     options = (
         Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
@@ -152,15 +168,21 @@ class Rules(Ruleset):
             **self.operating_keys(),
             players={p: {"money": each} for p in seats},
             companies={co: self.new_company(seats) for co in self.companies},
-            trains={"bank": {t["type"]: t["count"] for t in self.data["trains"]},
-                    "scrapped": {t["type"]: 0 for t in self.data["trains"]}},
+            trains=self.new_trains(),
         )
         emit(state, f"Each player receives ${each}; {priority} has the priority deal.")
         self.start_stock_round(state)
 
     def operating_keys(self) -> dict:
-        """The state's keys of sets of operating rounds, trades between companies and an emergency."""
-        return {"or_count": 1, "or_in_set": 0, "traded": [], "emergency": {}}
+        """The state's keys of sets of operating rounds, trades between companies, an emergency
+        and the companies that must discard trains over the limit."""
+        return {"or_count": 1, "or_in_set": 0, "traded": [], "emergency": {}, "discard": []}
+
+    def new_trains(self) -> dict:
+        """The trains in the bank, scrapped (rusted) and in the open market (discarded over a limit)."""
+        types = [t["type"] for t in self.data["trains"]]
+        return {"bank": {t["type"]: t["count"] for t in self.data["trains"]}, "scrapped": dict.fromkeys(types, 0),
+                "pool": dict.fromkeys(types, 0)}
 
     def new_company(self, seats) -> dict:
         return {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
@@ -291,12 +313,18 @@ class Rules(Ruleset):
 
     # ---- money --------------------------------------------------------------------------
     def bank_pay(self, state, amount) -> int:
-        paid = min(amount, state["bank"])
+        """Pay `amount` from the bank; it breaks when it cannot pay in full, and then pays from
+        its reserve, unlimited (1830; base.rb GAME_END_CHECK bank: :full_or, bank.rb check_cash)."""
+        short = amount > state["bank"]
+        paid = self.bank_pays(state, amount)
         state["bank"] -= paid
-        if paid < amount and not state["broken"]:
+        if short and not state["broken"]:
             state["broken"] = True
             emit(state, self.broken_notice(state))
         return paid
+
+    def bank_pays(self, state, amount) -> int:
+        return amount
 
     def broken_notice(self, state) -> str:
         last = "this" if state["phase"] == "operating" else "the next"
@@ -312,6 +340,8 @@ class Rules(Ruleset):
             return [state["companies"][state["sale"]["company"]]["director"] if head == COMPANY else head]
         if state.get("emergency"):
             return [state["companies"][state["emergency"]["company"]]["director"]]
+        if state.get("discard"):
+            return [state["companies"][state["discard"][0]]["director"]]
         if phase == "reissue":
             return [state["companies"][state["reissue"][0]]["director"]]
         if phase == "stock":
@@ -325,17 +355,22 @@ class Rules(Ruleset):
         sale = state["sale"]
         if sale:
             co = sale["company"]
-            who = f"for {co} itself" if sale["queue"][0] == COMPANY else "for yourself"
-            return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)} {who}"
+            who = f" for {co} itself" if sale["queue"][0] == COMPANY else ""
+            return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)}{who}"
         if state.get("emergency"):
             e = state["emergency"]
             return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
                     "(sell COMPANY N), or bankrupt when no sale is possible")
+        if state.get("discard"):
+            co = state["discard"][0]
+            return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
             return f"reissue {co} N: how many of its {state['companies'][co]['held']} own shares {co} offers for re-issue"
         if phase == "stock":
+            if self.must_sell(state, player):
+                return f"sell shares first: over the certificate limit of {self.cert_limit(state)}"
             if state["sold"]:
                 return "buy one share or par a company, or pass"
             return "sell, buy one share, par a company, or pass"
@@ -351,6 +386,9 @@ class Rules(Ruleset):
         if state.get("emergency"):
             sales = [f"sell {co} {n}" for co in self.companies for n in self.emergency_sales(state, co)]
             return sales or ["bankrupt"]
+        if state.get("discard"):
+            co = state["discard"][0]
+            return [f"discard {co} {t}" for t in self.train_types() if t in state["companies"][co]["trains"]]
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
@@ -358,6 +396,8 @@ class Rules(Ruleset):
         if phase == "operating":
             return self.gm_orders(state)
         orders = []
+        if self.must_sell(state, player):
+            return [f"sell {co} {n}" for co in self.companies for n in range(1, self.sellable(state, player, co) + 1)]
         for co in self.companies:
             if not state["sold"]:
                 orders += [f"sell {co} {n}" for n in range(1, self.sellable(state, player, co) + 1)]
@@ -376,6 +416,7 @@ class Rules(Ruleset):
         for co in operating:
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
+            orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
             # (the checks of why_not_trade, each asked once where it holds for many trades: the
             # phase, the buyer, then for each train another company owns, the price)
             for seller in operating if trading and not self.why_not_trade_again(state, co) else ():
@@ -386,25 +427,46 @@ class Rules(Ruleset):
                                if not self.why_not_pay(state, co, t, price)]
             if co in state["operated"]:
                 continue
-            orders += self.revenues(co, sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40)
+            orders += self.revenues(co, self.revenue_bound(state, co))
         if not self.why_not_done(state):
             orders.append("done")
         return orders + ["end game"]
 
+    revenue_step = 10  # the revenues listed: every multiple of 10 the game master may enter
+
+    def revenue_bound(self, state, co) -> int:
+        """The most `co`'s trains can run: $40 a stop of each train (0 without a train)."""
+        return sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40
+
     @lru_cache(maxsize=None)  # (listed for every company in every operating round)
     def revenues(self, co: str, top: int) -> tuple[str, ...]:
-        """The operating results listed for `co`: withhold nothing, then every multiple of 20
-        up to `top`, paid or withheld."""
-        return (f"operate {co} 0 withhold", *(f"operate {co} {rev} {how}" for rev in range(20, top + 1, 20)
+        """The operating results listed for `co`: withhold nothing, then every multiple of
+        `revenue_step` up to `top`, paid or withheld."""
+        step = self.revenue_step
+        return (f"operate {co} 0 withhold", *(f"operate {co} {rev} {how}" for rev in range(step, top + 1, step)
                                              for how in ("pay", "withhold")))
 
-    trade_form = ", train CO TYPE from CO PRICE"  # how a trade between companies is written (prompts)
+    def why_not_revenue(self, state, co, revenue) -> str:
+        """Parse and the listed orders agree: no more than the trains can run."""
+        top = self.revenue_bound(state, co)
+        if revenue <= top:
+            return ""
+        trains = state["companies"][co]["trains"]
+        if not trains:
+            return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
+        return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
+
+    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
             return "offer no"
         if state.get("emergency"):
             return None  # the director's choice of shares: the judge's bot picks for a late director
+        if state.get("discard"):
+            return self.legal_orders(state, player)[0]  # the oldest train
+        if state["phase"] == "stock" and self.must_sell(state, player):
+            return None  # which shares: the judge's bot picks for a late player
         if state["phase"] == "reissue":
             return f"reissue {state['reissue'][0]} 0"
         return "pass" if state["phase"] == "stock" else None
@@ -444,6 +506,10 @@ class Rules(Ruleset):
             return self.parse_emergency(state, player, verb, args, text)
         if verb == "bankrupt":
             raise IllegalOrder("bankrupt is for a director who cannot raise the money for a company's train", text)
+        if state.get("discard"):
+            return self.parse_discard(state, player, verb, args, text)
+        if verb == "discard":
+            raise IllegalOrder("discard is for a director whose company owns more trains than the limit", text)
         if state["sale"]:
             if verb != "offer":
                 raise IllegalOrder(f"a sale of {state['sale']['company']} is in progress: {self.prompt(state, player)}", text)
@@ -456,6 +522,9 @@ class Rules(Ruleset):
             raise IllegalOrder("no share is on offer: offer answers a sale", text)
         if verb == "reissue":
             raise IllegalOrder("directors declare re-issues at the start of a stock round only", text)
+        if verb != "sell" and self.must_sell(state, player):
+            raise IllegalOrder(f"you hold {self.certs(state, player)} certificates, over the limit of "
+                               f"{self.cert_limit(state)}: sell shares first (sell COMPANY N)", text)
         if verb == "pass":
             if args:
                 raise OrderSyntaxError("'pass' takes nothing after it", text)
@@ -490,6 +559,26 @@ class Rules(Ruleset):
         if why:
             raise IllegalOrder(why, text)
         return Order(player, "par", (co, par))
+
+    def must_sell(self, state, player) -> bool:
+        """1830: a player over the certificate limit must sell at the start of their turn, before
+        anything else, while they can sell (buy_sell_par_shares.rb must_sell?)."""
+        if state["sold"] or state["sale"] or self.certs(state, player) <= self.cert_limit(state):
+            return False
+        return any(self.sellable(state, player, co) for co in self.companies)
+
+    def parse_discard(self, state, player, verb, args, text) -> Order:
+        co = state["discard"][0]
+        if verb != "discard":
+            raise IllegalOrder(f"{co} must discard a train first: {self.prompt(state, player)}", text)
+        if len(args) != 2:
+            raise OrderSyntaxError("write discard COMPANY TYPE", text)
+        if self.company(args[0], text) != co:
+            raise IllegalOrder(f"discard a train of {co}", text)
+        kind = pick(args[1], self.train_types(), text, what="train")
+        if kind not in state["companies"][co]["trains"]:
+            raise IllegalOrder(f"{co} owns no {kind} train", text)
+        return Order(player, "discard", (co, kind))
 
     def parse_emergency(self, state, player, verb, args, text) -> Order:
         e = state["emergency"]
@@ -578,6 +667,10 @@ class Rules(Ruleset):
             e = state["emergency"]
             director = state["companies"][e["company"]]["director"]
             raise NotYourTurn(f"{director} is raising money for {e['company']}'s {e['train']} train; the results go on after that", text)
+        if state.get("discard"):
+            co = state["discard"][0]
+            raise NotYourTurn(f"{state['companies'][co]['director']} is discarding {co}'s trains over the limit; "
+                              "the results go on after that", text)
         if state["phase"] != "operating":
             raise NotYourTurn(f"the stock round is on; operating results come after it ({self.prompt(state, self.awaiting(state)[0])})", text)
         if verb == "done":
@@ -603,6 +696,9 @@ class Rules(Ruleset):
         revenue = parse_count(args[1], text, what="revenue")
         if revenue % 10:
             raise IllegalOrder("revenues are multiples of 10", text)
+        why = self.why_not_revenue(state, co, revenue)
+        if why:
+            raise IllegalOrder(why, text)
         how = choose(args[2], ("pay", "withhold"), text, "choice")
         if how == "pay" and not revenue:
             raise IllegalOrder("there is nothing to pay: operate with 0 withhold", text)
@@ -612,8 +708,10 @@ class Rules(Ruleset):
         """`train CO TYPE` from the bank or `train CO TYPE from SELLER PRICE` (1830)."""
         if len(args) == 5 and args[2] == "from":
             return self.parse_trade(state, co, args, text)
+        if len(args) == 3 and args[2] == "pool":
+            return self.parse_pool_train(state, co, args, text)
         if len(args) != 2:
-            raise OrderSyntaxError("write train COMPANY TYPE or train COMPANY TYPE from COMPANY PRICE", text)
+            raise OrderSyntaxError(f"write train COMPANY TYPE or train COMPANY TYPE{self.train_sources}", text)
         return self.parse_bank_train(state, co, args, text)
 
     def parse_bank_train(self, state, co, args, text) -> Order:
@@ -622,6 +720,32 @@ class Rules(Ruleset):
         if why:
             raise IllegalOrder(why, text)
         return Order(GM, "train", (co, kind))
+
+    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+
+    def parse_pool_train(self, state, co, args, text) -> Order:
+        kind = pick(args[1], self.train_types(), text, what="train")
+        why = self.why_not_pool_train(state, co, kind)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (co, kind, "pool"))
+
+    def pool_trains(self, state) -> list[str]:
+        """The types of the trains in the open market (discarded over a limit), oldest first."""
+        pool = state["trains"].get("pool", {})
+        return [t for t in self.train_types() if pool.get(t)]
+
+    def why_not_pool_train(self, state, co, kind) -> str:
+        """1830: a train of the open market at its face value, within the limit."""
+        if kind not in self.pool_trains(state):
+            return f"the open market has no {kind} train"
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] < cost and not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        limit = self.train_limit(state)
+        if len(c["trains"]) >= limit:
+            return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
+        return ""
 
     def parse_trade(self, state, buyer, args, text) -> Order:
         kind = pick(args[1], self.train_types(), text, what="train")
@@ -663,10 +787,8 @@ class Rules(Ruleset):
         return ""
 
     def why_no_trades(self, state) -> str:
-        """Why no company may buy a train of another now (the phase), or ""."""
-        trade_from = self.train_types()[1]
-        if self.train_types().index(self.phase_train(state)["type"]) < 1:
-            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        """Why no company may buy a train of another now, or "": 1830 sets no phase for it
+        (18xx.games g_1830 and Rails' 1830 alike; versions 2 and 3: from phase 3)."""
         return ""
 
     def why_not_done(self, state) -> str:
@@ -674,9 +796,9 @@ class Rules(Ruleset):
         if todo:
             return f"still to operate: {', '.join(todo)}"
         nxt = self.next_train(state)
-        bare = self.must_buy(state) if nxt else []
+        bare = self.must_buy(state) if nxt or self.pool_trains(state) else []
         if bare:
-            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt} "
+            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt or self.pool_trains(state)[0] + ' pool'} "
                     "(its director pays what the treasury lacks)")
         return ""
 
@@ -711,11 +833,16 @@ class Rules(Ruleset):
         c, cost = state["companies"][co], self.train(kind)["cost"]
         if c["treasury"] < cost and not self.director_helps(c):
             return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
-        was = self.train_limit(state)
-        limit = min(was, self.train(kind)["limit"])
+        limit = self.purchase_limit(state, kind)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
+
+    def purchase_limit(self, state, kind) -> int:
+        """The train limit a purchase of a `kind` from the bank is checked against: that of the
+        phase in which it starts (1830, step/train.rb room?); trains over the limit of the phase
+        it begins are discarded after it, the trains it rusts gone (crowd)."""
+        return self.train_limit(state)
 
     helps_note = " (its director pays only for a company without trains)"
 
@@ -787,6 +914,12 @@ class Rules(Ruleset):
         one column left)."""
         r, col = c["token"]
         c["token"] = [r, max(col - 1, 0)] if r == len(self.grid) - 1 else [r + 1, col]
+
+    def emergency_fall(self, c: dict) -> None:
+        """A share the director sells to the Pool in an emergency (1830, stock_movement.rb
+        `down`): the token one row down; on the bottom row it stays."""
+        r, col = c["token"]
+        c["token"] = [min(r + 1, len(self.grid) - 1), col]
 
     def do_offer(self, state, order) -> None:
         sale = state["sale"]
@@ -971,7 +1104,13 @@ class Rules(Ruleset):
         if len(order.args) == 5:
             self.trade(state, *order.args)
             return
-        co, kind = order.args
+        co, kind = order.args[:2]
+        if order.args[2:] == ("pool",):
+            if state["companies"][co]["treasury"] < self.train(kind)["cost"]:  # the director helps (why_not_pool_train)
+                self.emergency(state, co, kind, pool=True)
+            else:
+                self.buy_pool_train(state, co, kind)
+            return
         c, t = state["companies"][co], self.train(kind)
         if c["treasury"] < t["cost"]:  # the director helps a company without trains (why_not_train)
             self.emergency(state, co, kind)
@@ -987,9 +1126,9 @@ class Rules(Ruleset):
         state["traded"].append(buyer)
         emit(state, f"{buyer} buys a {kind} train from {seller} for ${price}.")
 
-    def emergency(self, state, co, kind) -> None:
+    def emergency(self, state, co, kind, pool=False) -> None:
         """1830: the director pays what the treasury lacks, selling shares if need be."""
-        state["emergency"] = {"company": co, "train": kind}
+        state["emergency"] = {"company": co, "train": kind, **({"pool": True} if pool else {})}
         c = state["companies"][co]
         d = c["director"]
         cost = self.train(kind)["cost"]
@@ -1007,9 +1146,13 @@ class Rules(Ruleset):
         pays = self.train(kind)["cost"] - c["treasury"]
         state["players"][d]["money"] -= pays
         c["treasury"] += pays
+        pool = e.get("pool", False)
         state["emergency"] = {}
         emit(state, f"{d} pays ${pays} toward {co}'s {kind} train.")
-        self.buy_train(state, co, kind)
+        if pool:
+            self.buy_pool_train(state, co, kind)
+        else:
+            self.buy_train(state, co, kind)
 
     def emergency_sale(self, state, order) -> None:
         """To the Pool at market price; the token moves one row down a share (1830), on the
@@ -1021,7 +1164,7 @@ class Rules(Ruleset):
         c["pool"] += n
         state["players"][p]["money"] += self.bank_pay(state, n * price)
         for _ in range(n):
-            self.fall(c)
+            self.emergency_fall(c)
         emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
         self.fix_director(state, co)
         if self.due(state) <= 0:
@@ -1051,6 +1194,34 @@ class Rules(Ruleset):
                 other["trains"] = [x for x in other["trains"] if x != old]
                 state["trains"]["scrapped"][old] += n
             emit(state, f"The first {kind} train rusts every {old} train.")
+        if first:
+            self.crowd(state)
+
+    def crowd(self, state) -> None:
+        """1830: companies over the limit of the phase just begun discard trains to the open
+        market, their directors choosing which (step/discard_train.rb)."""
+        limit = self.train_limit(state)
+        state["discard"] = [co for co in self.companies if len(state["companies"][co]["trains"]) > limit]
+        for co in state["discard"]:
+            emit(state, f"{co} owns {plural(len(state['companies'][co]['trains']), 'train')}, over the limit of {limit}: "
+                        f"its director {state['companies'][co]['director']} discards to the open market.")
+
+    def do_discard(self, state, order) -> None:
+        co, kind = order.args
+        c = state["companies"][co]
+        c["trains"].remove(kind)
+        state["trains"]["pool"][kind] += 1
+        emit(state, f"{co} discards a {kind} train to the open market.")
+        if len(c["trains"]) <= self.train_limit(state):
+            state["discard"].pop(0)
+
+    def buy_pool_train(self, state, co, kind) -> None:
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        c["treasury"] -= cost
+        state["bank"] += cost
+        state["trains"]["pool"][kind] -= 1
+        c["trains"].append(kind)
+        emit(state, f"{co} buys a {kind} train from the open market for ${cost}.")
 
     def do_done(self, state, order) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
@@ -1166,7 +1337,10 @@ class Rules(Ruleset):
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
             "train_phase": phase["type"], "phase_rounds": phase["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": phase["limit"],
-                       "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
+                       "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"]),
+                       "pool": {t: n for t, n in state["trains"].get("pool", {}).items() if n}},
+            "discard": list(state.get("discard", [])), "must_sell": self.must_sell(state, state["turn"])
+            if state["phase"] == "stock" and not state.get("emergency") else False,
             "standings": standings,
         }
 

@@ -9,7 +9,57 @@ from judge.rulesets.stock_round.rules import plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
 
-class Version2(StockRound):
+class Version3(StockRound):
+    """Version 3: the 1830 rules without version 4's (issue 26): a broken bank pays only what it
+    still has; a purchase is checked against the lower of the phase's limit and the new type's;
+    trains over a fallen limit are kept; no forced sale over the certificate limit; any revenue is accepted
+    (the listed ones every $20); an emergency sale on the bottom row moves the token one column
+    left; trains change hands between companies from phase 3 only."""
+
+    version = 3
+    trade_form = " [from CO PRICE]"
+    train_sources = " from COMPANY PRICE"
+    revenue_step = 20
+
+    def operating_keys(self) -> dict:
+        keys = super().operating_keys()
+        del keys["discard"]
+        return keys
+
+    def new_trains(self) -> dict:
+        trains = super().new_trains()
+        del trains["pool"]
+        return trains
+
+    def bank_pays(self, state, amount) -> int:
+        return min(amount, state["bank"])
+
+    def bank_may_owe(self, state) -> bool:
+        return False
+
+    def purchase_limit(self, state, kind) -> int:
+        return min(self.train_limit(state), self.train(kind)["limit"])
+
+    def crowd(self, state) -> None:
+        pass
+
+    def must_sell(self, state, player) -> bool:
+        return False
+
+    def why_not_revenue(self, state, co, revenue) -> str:
+        return ""
+
+    def emergency_fall(self, c: dict) -> None:
+        self.fall(c)
+
+    def why_no_trades(self, state) -> str:
+        trade_from = self.train_types()[1]
+        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        return ""
+
+
+class Version2(Version3):
     """Version 2: the 1830 rules, with the words of the events before version 3 (a broken bank
     "ends the game at the end of this round"; one operating round "follow" a stock round)."""
 
