@@ -657,6 +657,8 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
     typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
                f"{len(new.log)} orders replayed")
+    for line in new.ruleset.changes_since(old):
+        typer.echo(f"  - {line}")
     _echo_waiting(new)
 
 

@@ -93,6 +93,9 @@ class Ruleset:
     # strand a running game): each a subclass of the newer rules that overrides what differs
     # and sets its own `version` (`at_version`).
     old_versions: tuple[int, ...] = ()
+    # What each version changed from the one before, a few short lines each ({version: (line, ...)}),
+    # for `judge upgrade` to tell the game master what a game moved to the current version plays by.
+    changes: dict[int, tuple[str, ...]] = {}
     min_players = 3
     max_players = 6
     options: tuple[Option, ...] = ()
@@ -124,6 +127,10 @@ class Ruleset:
                 old.version = version
             cache[version] = old
         return cache[version]
+
+    def changes_since(self, version: int) -> list[str]:
+        """What changed for a game moved from `version` to the current one (`changes`)."""
+        return [line for v in sorted(self.changes) if version < v <= self.version for line in self.changes[v]]
 
     def _version_class(self, version: int):
         """The subclass that plays `version` of these rules, or None. An older version is a
