@@ -29,15 +29,14 @@ class Bot:
         return next(p for p in view["players"] if p["name"] == view["player"])
 
     def after_take(self, view) -> dict:
-        """The view as the second will see it: another player holds the revealed card."""
-        import copy
-
-        later = copy.deepcopy(view)
-        other = next(p for p in later["players"] if p["name"] != view["player"])
+        """The view as the second will see it: another player holds the revealed card (a copy
+        of the view that shares all but that player's row with it)."""
+        i = next(i for i, p in enumerate(view["players"]) if p["name"] != view["player"])
+        other = dict(view["players"][i])
         c = view["revealed"]["company"]
-        other["shares"][c] = other["shares"].get(c, 0) + 1
+        other["shares"] = {**other["shares"], c: other["shares"].get(c, 0) + 1}
         other["cards"] = sorted(other["cards"] + [view["revealed"]["card"]])
-        return later
+        return {**view, "players": view["players"][:i] + [other] + view["players"][i + 1:]}
 
     # ---- the sensible bot (uses only the player's view and the published deck) ----------
     CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)
