@@ -259,15 +259,19 @@ class Mogul(Standing, Bot, Check, Ruleset):
         return (["take"] if state["phase"] == "winner" else []) + sells
 
     def prompt(self, state, player) -> str:
+        """Public (everyone reads it), so in the third person: `credit` only when it may be taken."""
         phase = state["phase"]
-        colour = self.sell_colour(state) if state["revealed"] != CRASH else ""
         if phase == "auction":
-            return "bid or pass" + (" (or credit)" if self.credit_option(state) else "")
-        if phase == "winner":
-            return f"take, or sell N of your {colour} shares"
-        if phase == "second":
-            return f"sell N of your {colour} shares (the winner took the card)"
-        return ""
+            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit")
+        if phase not in ("winner", "second"):
+            return ""
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        if not held:
+            sell = f"sell nothing ({player} holds no {colour} shares)"
+        else:
+            sell = f"sell {'' if held == 1 else 'some or all of '}{player}'s {shares_of(held, colour)}"
+        return f"take, or {sell}" if phase == "winner" else f"{sell} (the winner took the card)"
 
     def parse(self, state, player, text) -> Order:
         if player == GM:
@@ -518,6 +522,9 @@ class Mogul(Standing, Bot, Check, Ruleset):
         """The grammar of the winner's or the second's orders (`held`: their `colour` shares)."""
         from judge.engine.grammar import Form, Numbers, form
 
+        if not held:  # (an example of an order that does something: `take`)
+            return [Form("take")] * ("take" in orders) + [Form("sell 0", note=f"nothing: you hold no {colour} shares")]
+        price = self.held_by_all(state, colour)
         sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
-                    f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
+                    f"N of your {shares_of(held, colour)} at {price} point{'s' if price != 1 else ''} each")
         return [Form("take")] * ("take" in orders) + sell

@@ -152,17 +152,17 @@ class MogulBoard(Standing, Bot, Check, Mogul):
         colour = self.sell_colour(state)
         build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
-        shares = shares_of(held, colour)
         if not held:
-            sell = f"sell (nothing: no {colour} shares)"
+            sell = f"sell nothing ({player} holds no {colour} shares)"
         else:
-            sell = self.sell_prompt(shares)
+            sell = self.sell_prompt(player, shares_of(held, colour))
         option = f"{sell}, or instead {build} the {colour} network"
         return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
 
-    def sell_prompt(self, shares: str) -> str:
-        """The prompt's offer of a sale of the player's `shares` (some of the box colour)."""
-        return f"sell all your {shares} or none"
+    def sell_prompt(self, player: str, shares: str) -> str:
+        """The prompt's offer of a sale of `player`'s `shares` (some of the box colour); public,
+        so in the third person."""
+        return f"sell {player}'s {shares} (all or none)"
 
     def parse_action(self, state, player, verb, args, text) -> Order:
         if verb == "take":
@@ -257,15 +257,24 @@ class MogulBoard(Standing, Bot, Check, Mogul):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def action_forms(self, state, player, orders, colour, held) -> list:
-        from judge.engine.grammar import Form, Word, form
+        from judge.engine.grammar import COLUMN, WIDTH, Form, Word, form
 
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
-        sell = (f"all your {shares_of(held, colour)} at {self.held_by_all(state, colour)} points each" if held
+        price = self.held_by_all(state, colour)
+        sell = (f"all your {shares_of(held, colour)} at {price} point{'s' if price != 1 else ''} each" if held
                 else f"nothing: you hold no {colour} shares")
         out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
         out += [Form("sell none", note=f"keep your {colour} shares" if held else "the same")] * ("sell none" in orders)
         if len(depots) < self.data["depots_each"]:
             return out + form("depot SPACE", [(Word(empty),)] if empty else [], f"build on the {colour} network")
-        return out + form("move FROM TO", [(Word(tuple(depots)), Word(empty))] if empty else [],
+        room = WIDTH - COLUMN - len("/".join(depots)) - 2  # for the empty spaces of one case (a line)
+        cases, chunk = [], []
+        for s in empty:
+            if chunk and len("/".join([*chunk, s])) > room:
+                cases.append(chunk)
+                chunk = []
+            chunk.append(s)
+        cases += [chunk] * bool(chunk)
+        return out + form("move FROM TO", [(Word(tuple(depots)), Word(tuple(c))) for c in cases],
                           f"move a depot to the {colour} network")

@@ -18,8 +18,8 @@ class MogulBoardV1(MogulBoard):
     sell_choices = ("sell",)
     sell_usage = "write just sell: you sell all your shares of the box colour, or none and build a depot"
 
-    def sell_prompt(self, shares: str) -> str:
-        return f"sell your {shares}"
+    def sell_prompt(self, player: str, shares: str) -> str:
+        return f"sell {player}'s {shares}"
 
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell"}.get(state["phase"])

@@ -66,7 +66,8 @@ def test_sell_none_is_listed_and_keeps_the_second_s_shares(tmp_path):
     held = blue(game, second)
     assert held, "the second holds blue shares (the placard's portfolio)"
     assert "sell none" in ok("show", path, "--as", second)
-    assert f"sell all your {held} blue share{'s' if held != 1 else ''} or none" in game.ruleset.prompt(game.state, second)
+    # the prompt is public: everyone reads it, so it names the player
+    assert f"sell {second}'s {held} blue share{'s' if held != 1 else ''} (all or none)" in game.ruleset.prompt(game.state, second)
     out = ok("order", path, "--as", second, "SELL None")
     assert "ok: sell none" in out
     game = gamefile.load(path)
