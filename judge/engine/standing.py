@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
 from judge.engine.orders import Order
-from judge.engine.ruleset import GM
+from judge.engine.ruleset import GM, Ruleset
 
 SECRET = "secret: "  # the log text of a standing order given or cancelled starts so
 EVERY = "every round"
@@ -315,14 +315,17 @@ def _next(game, state, only) -> tuple[str, Order] | None:
     for p in rs.awaiting(state):
         if p == GM or (only and p != only):
             continue
+        seen = None  # p's view, built once while nothing changes (a stop changes p's listing)
         for o in list(orders_of(state, p)):
             try:
-                text = rs.standing_order(_policy_input(game, state, p), p, o["text"].removesuffix(" " + EVERY))
+                seen = _policy_input(game, state, p) if seen is None else seen
+                text = rs.standing_order(seen, p, o["text"].removesuffix(" " + EVERY))
                 if text is None:
                     continue
                 return p, game._parse(state, p, text, text)
             except JudgeError as e:
                 _stop(rs, state, p, o, getattr(e, "message", lambda: str(e))())
+                seen = None
     return None
 
 
@@ -335,6 +338,8 @@ def _stop(rs, state, player, order: dict, why: str) -> None:
 
 def _watch_stops(game, state, order: Order) -> None:
     rs = game.ruleset
+    if type(rs).standing_stops is Ruleset.standing_stops:  # (none stop so: no view to build)
+        return
     for p, mine in list(state.get("standing", {}).items()):
         if p == order.player or not mine["orders"]:
             continue

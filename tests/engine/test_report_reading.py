@@ -143,15 +143,15 @@ def test_mogul_board_sell_says_how_many_shares_at_what_price():
     rs, colour = game.ruleset, game.ruleset.sell_colour(game.state)
     held, price = rs.count(game.state["players"][second], colour), rs.held_by_all(game.state, colour)
     text = render(game.view(second))
-    assert f"all your {held} {colour} share{'s' if held != 1 else ''} at {price} points each" in text
-    assert f"sell all your {held} {colour} share{'s' if held != 1 else ''} or none" in game.view(None)["prompts"][second]
+    assert f"all your {held} {colour} share{'s' if held != 1 else ''} at {price} point{'s' if price != 1 else ''} each" in text
+    assert f"sell {second}'s {held} {colour} share{'s' if held != 1 else ''} (all or none)" in game.view(None)["prompts"][second]
 
 
 def test_mogul_board_prompt_to_a_player_without_box_shares_says_sell_sells_nothing():
     game, second = mogul_board_second(hold=False)
     colour = game.ruleset.sell_colour(game.state)
     prompt = game.view(None)["prompts"][second]
-    assert f"sell (nothing: no {colour} shares)" in prompt and f"sell your {colour}" not in prompt
+    assert f"sell nothing ({second} holds no {colour} shares)" in prompt and "your" not in prompt
     assert f"nothing: you hold no {colour} shares" in render(game.view(second))
 
 
