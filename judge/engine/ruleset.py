@@ -262,10 +262,6 @@ class Ruleset:
         ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one."""
         return None
 
-    # Whether `standing_order` and `standing_stops` are given the player's view (True) or, as
-    # rulesets were first written, the whole state: a transition, every ruleset reads the view.
-    standing_reads_view = False
-
     def standing_order(self, view: dict, player: str, text: str) -> str | None:
         """The order the standing order `text` of the awaited `player` gives now, or None when
         it does not apply. Raise IllegalOrder when it applies but cannot be carried out as
@@ -277,7 +273,7 @@ class Ruleset:
     def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out
         (public words, e.g. a sale of a company they hold), or "". `view`: the player's own,
-        after the order."""
+        after the order (a mapping built on the first look: decide from `order` first)."""
         return ""
 
     def standing_round(self, state: dict) -> int:

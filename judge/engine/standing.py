@@ -20,6 +20,7 @@ hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
@@ -190,10 +191,26 @@ def _view(game, state, player) -> dict:
     return game.view(player, report=False, state=state)
 
 
-def _policy_input(game, state, player):
-    """What a ruleset's `standing_order` and `standing_stops` read: the player's view (a ruleset
-    still written for the state says so with `standing_reads_view = False`)."""
-    return _view(game, state, player) if game.ruleset.standing_reads_view else state
+class _Later(Mapping):
+    """`player`'s view of `state`, built on the first look: most standing orders decide from
+    the order alone whether they stop (`standing_stops`), and a view costs more than that."""
+
+    def __init__(self, game, state, player):
+        self._make, self._view = (lambda: _view(game, state, player)), None
+
+    def _seen(self) -> dict:
+        if self._view is None:
+            self._view = self._make()
+        return self._view
+
+    def __getitem__(self, key):
+        return self._seen()[key]
+
+    def __iter__(self):
+        return iter(self._seen())
+
+    def __len__(self) -> int:
+        return len(self._seen())
 
 
 def _canonical(rs, view, player, body, line) -> str:
@@ -318,7 +335,7 @@ def _next(game, state, only) -> tuple[str, Order] | None:
         seen = None  # p's view, built once while nothing changes (a stop changes p's listing)
         for o in list(orders_of(state, p)):
             try:
-                seen = _policy_input(game, state, p) if seen is None else seen
+                seen = _view(game, state, p) if seen is None else seen
                 text = rs.standing_order(seen, p, o["text"].removesuffix(" " + EVERY))
                 if text is None:
                     continue
@@ -343,7 +360,7 @@ def _watch_stops(game, state, order: Order) -> None:
     for p, mine in list(state.get("standing", {}).items()):
         if p == order.player or not mine["orders"]:
             continue
-        seen = _policy_input(game, state, p)
+        seen = _Later(game, state, p)
         for o in list(mine["orders"]):
             why = rs.standing_stops(seen, order, p, o["text"].removesuffix(" " + EVERY))
             if why:
@@ -386,7 +403,7 @@ def resample(game, state: dict, player: str, rng) -> dict:
 
 def _applies(game, state, player, text) -> bool:
     try:
-        return game.ruleset.standing_order(_policy_input(game, state, player), player,
+        return game.ruleset.standing_order(_view(game, state, player), player,
                                            text.removesuffix(" " + EVERY)) is not None
     except JudgeError:
         return True

@@ -10,7 +10,6 @@ from judge.engine.orders import parse_count, words
 class Standing:
     """The standing-order vocabulary of mogul (a mixin of the registered ruleset)."""
 
-    standing_reads_view = True
     standing_starts = ("bid", "if", "credit")
     standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]",
                       "if winner take", "if winner sell all|none|N", "if second sell all|none|N")

@@ -1,6 +1,6 @@
 """The standing orders of rumors (judge/engine/standing.py runs them): `auto pass`, `turn N
 ORDER`, `ORDER if [COMPANY] FACT OP N`, and `bag ...` in advance for the roll phase. They read
-only the player's view (`standing_reads_view`), so they cannot depend on a secret."""
+only the player's view, so they cannot depend on a secret."""
 from __future__ import annotations
 
 from judge.engine.errors import IllegalOrder, OrderSyntaxError
@@ -11,7 +11,6 @@ from judge.rulesets.rumors.helpers import company_in, joined
 class Standing:
     """The standing-order vocabulary, mixed into the registered ruleset (ruleset.py)."""
 
-    standing_reads_view = True
     standing_starts = ("auto", "bag", "turn", "buy", "short", "dice", "rumor", "rumour", "pass")
     standing_forms = (
         "auto pass (this round's action turns)",

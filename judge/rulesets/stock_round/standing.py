@@ -15,7 +15,6 @@ def fewest_shares_but_of(buying: str):
 class Standing:
     """The standing-order hooks of the stock round (a mixin of the registered ruleset)."""
 
-    standing_reads_view = True
     standing_starts = ("decline", "auto", "if", "emergency")
     standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass",
                       "auto buy CO company|pool", "auto buy to float",
