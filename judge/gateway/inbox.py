@@ -56,11 +56,13 @@ for its rules in short.
 Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored."""
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
 # What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
-MAX_BLOCKS = 20  # game blocks in one message
+MAX_BLOCKS = 10  # game blocks in one message
+MAX_SAME_GAME = 2  # blocks for one game in one message
 MAX_LINES = 100  # lines in one block
 MAX_FAILED_LOGINS = 3  # wrong names or passwords in one message, after which no password is checked
 MAX_STRAY = 20  # ignored lines echoed in an answer
 MAX_ECHO = 200  # characters of an ignored line echoed
+MAX_ECHOED = 3 * 1024  # characters of echoed lines (OK, SKIPPED...) in one answer; the rest are counted
 MAX_STRANGER_ANSWER = 8 * 1024  # the answer to a message in which nobody logged in
 HIDDEN = "********"
 
@@ -110,7 +112,8 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     earlier, others, logins = {}, 0, {}
     for block in blocks:  # a second block for the same game is its own change, not a duplicate
         nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
-        unread = unread_block(block, logins)
+        unread = unread_block(block, logins) or (
+            f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
         if unread:
             log(game=block.game, outcome=f"refused: {unread}")
             sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
@@ -118,7 +121,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins)
         sections.append(text)
         others += mails
-    body = hide("\n\n".join(sections) + "\n", whole=True)
+    body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
     if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
         body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
     subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
@@ -137,6 +140,30 @@ def unread_block(block, logins: dict) -> str:
     if list(logins.values()).count(False) >= MAX_FAILED_LOGINS:
         return f"{MAX_FAILED_LOGINS} earlier blocks of this message gave a wrong player name or password"
     return ""
+
+
+_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED )")
+
+
+def bounded_echo(sections: list[str]) -> list[str]:
+    """The sections with their echoed lines cut to MAX_ECHO characters, and those past
+    MAX_ECHOED characters in the whole answer counted instead of shown (a refusal is shown)."""
+    budget, out = MAX_ECHOED, []
+    for text in sections:
+        kept, hidden = [], 0
+        for line in text.split("\n"):
+            if _ECHO.match(line):
+                line = line[:MAX_ECHO]
+                if budget < len(line) and not line.startswith("  REFUSED"):
+                    hidden += 1
+                    continue
+                budget -= len(line)
+            elif hidden:
+                kept.append(f"  ... and {hidden} more lines like these, not shown")
+                hidden = 0
+            kept.append(line)
+        out.append("\n".join(kept))
+    return out
 
 
 _PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+|set\s+password\s+)\S+")

@@ -1354,7 +1354,7 @@ class StockRound(Ruleset):
             fail(f"state.companies must be {', '.join(self.companies)}")
         ints = [("bank", state["bank"])] + [(f"players.{p}.money", state["players"][p]["money"]) for p in seats]
         for co, c in state["companies"].items():
-            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered")]
+            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered", "par")]
             ints += [(f"companies.{co}.shares.{p}", c["shares"].get(p)) for p in seats]
         for name, value in ints:
             if type(value) is not int or value < 0:
