@@ -217,6 +217,8 @@ def new(
     remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
     press: str = typer.Option("on", help="mail games: press between players: off, on or anon (may be anonymous)"),
     skip_weekends: bool = typer.Option(False, "--skip-weekends", help="mail games: deadlines count Monday to Friday only"),
+    min_reliability: Optional[str] = typer.Option(None, "--min-reliability", help="refuse players whose league "
+                                                  "reliability (orders on time, 0 to 1) is lower, e.g. 0.8"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
 ) -> None:
@@ -242,6 +244,8 @@ def new(
     from judge.change import unit
 
     unit.check_user(game_file)
+    if min_reliability is not None:
+        _check_reliability(names, min_reliability, config, game_file)
     if not addresses:
         _warn(unit.create(game_file, game, _site(config)))
         typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
@@ -276,6 +280,57 @@ def new(
     typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
 
 
+def _check_reliability(names: list[str], minimum: str, config: Optional[Path], game_file: Path) -> None:
+    """`new --min-reliability`: the players' league records, read from the site's archive or
+    game directory (with --config or $JUDGE_CONFIG), else from the new game file's directory."""
+    from judge.league import admission, records
+
+    try:
+        share = float(minimum)
+    except ValueError:
+        raise UsageError(f"--min-reliability is a share from 0 to 1, such as 0.8, not '{minimum}'") from None
+    cfg = _site(config)
+    source = records.site_source(cfg) if cfg else game_file.absolute().parent
+    for note in admission.check(source, names, share, cfg.aliases if cfg else None):
+        typer.echo(f"judge: {note}", err=True)
+
+
+@app.command()
+def league(
+    source: Optional[Path] = typer.Argument(None, help="a games directory, an archive of records, or a record "
+                                            "(default: the configuration's archive, else its games)"),
+    as_json: bool = typer.Option(False, "--json"),
+    as_csv: bool = typer.Option(False, "--csv"),
+    since: Optional[str] = typer.Option(None, "--since", help="only games that ended on this day (YYYY-MM-DD) or later"),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="only this ruleset's games"),
+    config: Optional[Path] = _config_option(),
+) -> None:
+    """Ratings and reliability of every player over finished games, per ruleset and over all,
+    from public records alone (docs/league.md)."""
+    from datetime import date
+
+    from judge.league import records, table
+
+    if as_json and as_csv:
+        raise UsageError("give --json or --csv, not both")
+    if since is not None:
+        try:
+            since = date.fromisoformat(since).isoformat()
+        except ValueError:
+            raise UsageError(f"--since takes a date YYYY-MM-DD, not '{since}'") from None
+    if ruleset is not None:
+        ruleset = registry.get(ruleset).name
+    cfg = _site(config)
+    if source is None and cfg is None:
+        raise UsageError("name the games directory, archive or record (or give --config judge.toml)")
+    sections, warnings = table.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
+                                           ruleset, since)
+    for warning in warnings:
+        typer.echo(f"judge: {warning}", err=True)
+    typer.echo(table.as_json(sections) if as_json else table.as_csv(sections) if as_csv else table.text(sections),
+               nl=False)
+
+
 @app.command()
 def mail(
     maildir: Optional[Path] = typer.Option(None, "--maildir", help="handle every new message of this Maildir"),
@@ -297,7 +352,13 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        from judge.mail.outbox import MailError
+
+        try:
+            typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        except MailError as e:  # what the MTA may quote in a bounce names no host, path or error
+            host.write_log(cfg, str(e))
+            raise MailError(host.PUBLIC) from None
 
 
 @app.command()
@@ -308,7 +369,7 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from judge.gateway import deadlines
 
-    from judge.mail.outbox import MailError
+    from judge.engine.errors import MailError
 
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
@@ -509,6 +570,19 @@ def archive(
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
     typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
+
+
+@app.command(name="site")
+def site_(source: Path, out: Path) -> None:
+    """Write the static site of the games at SOURCE (a game file, a public record, a games
+    directory or an archive repository) into the folder OUT: an index, a page per game with its
+    report at every move, charts, Atom feeds, CSV and JSON; from public records only."""
+    from judge.site import build
+
+    count, warnings = build.build(source, out)
+    for warning in warnings:
+        _warn(warning)
+    typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
 
 
 @app.command()

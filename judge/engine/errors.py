@@ -96,6 +96,23 @@ class HostError(JudgeError):
     exit_code = 75
 
 
+class MailError(JudgeError):
+    """Outgoing mail could not be handed on now; it waits in the outbox (judge/mail/outbox.py)."""
+
+    exit_code = 75  # EX_TEMPFAIL: an MTA piping to `judge mail` keeps the message and retries
+
+
+class ArchiveError(JudgeError):
+    """The public record could not be committed to the git archive (judge/record/archive.py);
+    after a change only a warning: the next change commits it."""
+
+
+class LogEndsEarly(GameFileError):
+    """A log that ends where standing orders carry on: in a game file a broken log; for a log
+    cut short on purpose (a rollback, a report at an earlier move) the sign that the move asked
+    for was played by a standing order the moment it began."""
+
+
 class VerifyError(JudgeError):
     """Replaying the log does not give the saved state."""
 

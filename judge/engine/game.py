@@ -11,6 +11,7 @@ import re
 
 from judge.engine import grammar, ruleset as registry
 from judge.engine.errors import (
+    LogEndsEarly,
     GameFileError,
     GameOver,
     JudgeError,
@@ -35,10 +36,6 @@ KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "option
 # The game master's order that ends any game early when its players agree (the mail command
 # `agree end`, judge/mail/players.py): logged like any order, so replay ends it exactly.
 AGREED_END = "end by agreement"
-
-
-class LogEndsEarly(GameFileError):
-    """The log ends where standing orders carry on (a log cut short: judge/corrections.py)."""
 
 
 def _copy(value):

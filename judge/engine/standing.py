@@ -142,13 +142,15 @@ def parse_command(game, state: dict, player: str, body: str, line: str, blind: b
                   pending=()) -> Command | None:
     """The standing-order command on `body`, or None when it is an ordinary order. Decided on
     the player's own view only (syntax, the game's data, their own standing orders); `blind`
-    (after an order that revealed something or passed the turn) on the syntax alone. `pending`:
-    what the batch accepted so far, counted with the log against MAX_PER_MOVE."""
+    (after an order that revealed something or passed the turn) on the view the player wrote
+    their message from (`game.state`, the position before the batch), never on the position
+    the order made. `pending`: what the batch accepted so far, counted with the log against
+    MAX_PER_MOVE."""
     words, rs = body.lower().split(), game.ruleset
     every = words[-2:] == EVERY.split()
     if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
         return None  # (standing orders are two words or more: `bid` alone is an ordinary order)
-    view = None if blind else _view(game, state, player)
+    view = _view(game, game.state if blind else state, player)
     if words[0] not in ("standing", "cancel") and not every and not _maybe(rs, view, player, body):
         return None
     if player == GM:

@@ -24,7 +24,7 @@ from judge.change.unit import Change
 from judge.record import corrections
 from judge.store import gamefile
 from judge.engine import standing
-from judge.gateway import bounces, parse as mailparse, selfservice
+from judge.gateway import bounces, parse as mailparse, replies, selfservice
 from judge.engine.errors import (
     GameFileError,
     GameFileFull,
@@ -38,7 +38,8 @@ from judge.engine.errors import (
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
 from judge.mail.addresses import is_address
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from judge.engine.report import render
 from judge.engine.ruleset import GM
 
@@ -276,14 +277,20 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
                 return f"{head}: {refusal}", 0
             change.watch()
             run = Run(change.game.copy(), block.game, who, cfg, now=now)
+            block.lines = replies.own_orders(block.lines, block.breaks, order_words(change.game, who))  # a note after them
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             if run.ok:
                 change.game, change.restart = run.game, run.restart
                 change.notices += run.notices
                 change.mails += run.mails
-            change.ready()  # the deadline the answer tells
+            mails = change.ready()  # the deadline the answer tells, and the mails
             mg = change.mail
+            own = mg.address_of(cfg, who)
+            if run.show_report and who != GM and any(m["To"] == own and m["Subject"].endswith(f"report for {who}")
+                                                     for m in mails):
+                run.show_report = False  # one report per player per change: the answer does not repeat it
+                run.answers.append("Your new report comes in its own mail.")
             forgotten = mg.remember(key)
             text = section(head, run, change.game, mg)
             keep_reply(cfg, block.game, key, who, text)
@@ -483,6 +490,17 @@ class Run:
         if name == GM:
             raise JudgeError("the game master is not a player")
         return name
+
+
+def order_words(game, who: str) -> tuple[str, ...]:
+    """The first word of every line `who` may write in a block: the ruleset's orders and standing
+    orders, the self-service lines, the game master's commands. Empty for a ruleset that does
+    not name its orders (then every line of a block is read)."""
+    verbs = getattr(game.ruleset, "verbs", ())
+    if not verbs:
+        return ()
+    words = (*verbs, *game.ruleset.standing_starts, "standing", "cancel", "every", "player")
+    return words + ((*GM_COMMANDS, "as") if who == GM else tuple(selfservice.COMMANDS))
 
 
 def not_an_order(game, error: JudgeError) -> JudgeError:

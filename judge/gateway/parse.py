@@ -4,8 +4,9 @@ of commands in it (`game NAME`, `player NAME PASSWORD`, then orders one a line).
 The orders of a reply end where the mail client's own text begins: a quoted-reply header
 ("On ... wrote:", "Am ... schrieb ...:", an Outlook "From: ... Sent: ..." block), a quoted line
 (`>`), a signature separator (`-- `), a phone footer ("Sent from my iPhone"), a closing
-("Thanks", "Danke", ...) or an `end` line (judge/mail/replies.py). HTML parts are ignored. A
-message larger than MAX_MESSAGE or with a binary part is refused.
+("Thanks", "Danke", ...) or an `end` line (judge/gateway/replies.py). A part sent as
+format=flowed is joined back into the lines its writer wrote (judge/gateway/flowed.py). HTML
+parts are ignored. A message larger than MAX_MESSAGE or with a binary part is refused.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from email.utils import parseaddr
 
 from judge.engine.orders import order_lines
-from judge.gateway import replies
+from judge.gateway import flowed, replies
 from judge.mail.addresses import clean, is_address  # noqa: F401 - is_address: also read from here
 
 MAX_MESSAGE = 1024 * 1024
@@ -45,6 +46,7 @@ class Block:
     player: str = ""
     password: str = ""
     lines: list[str] = field(default_factory=list)
+    breaks: list[int] = field(default_factory=list)  # the lines a blank line stands before
 
 
 def read(raw: bytes) -> Incoming:
@@ -238,35 +240,51 @@ def fallback_id(raw: bytes) -> str:
 
 
 def _text(part) -> str:
+    """The part's text; sent as format=flowed, with the client's soft line breaks undone."""
     try:
-        return part.get_content()
+        text = part.get_content()
     except Exception:  # noqa: BLE001 - an unknown or lying charset, a broken encoding
         payload = part.get_payload(decode=True)
         if isinstance(payload, bytes):
-            return payload.decode("utf-8", errors="replace")
-        return str(part.get_payload())
+            text = payload.decode("utf-8", errors="replace")
+        else:
+            text = str(part.get_payload())
+    if str(part.get_param("format") or "").lower() == "flowed":
+        text = flowed.unflow(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
+    return text
 
 
-def command_lines(text: str) -> list[str]:
-    """The lines that count, without comments: the writer's own lines up to where the mail
-    client's text begins (a quote or reply header after them, a signature, a closing, `end`).
-    Quotes and reply headers before any line of the writer's own (a bottom-post) are skipped."""
+def command_lines(text: str) -> list[tuple[str, bool]]:
+    """The lines that count, without comments, each with whether a blank line (or skipped
+    text) stands before it: the writer's own lines, wherever they stand outside quoted text.
+    Before a block's `game` or `player` line, quotes, attributions, footers and closings are
+    skipped (a bottom-post, the other lines are stray); after it, the first of them ends the
+    orders (a top-post). What follows Outlook's header block, an original message's separator
+    or a signature separator is never read."""
     out = []
-    own = False  # a line of the writer's own has been read
-    lines = [line.strip() for line in replies.normalise(text).splitlines()] + [""]
+    begun = False  # a block's `game` or `player` line has been read
+    gap = False  # a blank line or skipped text since the last line read
+    lines = [line.strip() for line in replies.normalise(text).splitlines()]
     i = 0
-    while i < len(lines) - 1:
-        line = lines[i]
-        if replies.ends_orders(line):
+    while i < len(lines):
+        line, following = lines[i], lines[i + 1:i + 4]
+        if not line:
+            gap, i = True, i + 1
+            continue
+        if replies.hard_end(line, following):
             break
-        quoted = replies.quote_lines(line, lines[i + 1])
-        if quoted and own:
-            break
-        if not quoted:
-            found = order_lines(line)
-            out.extend(found)
-            own = own or bool(found)
-        i += quoted or 1
+        quoted = replies.quote_lines(line, following)
+        if quoted or replies.ends_orders(line):
+            if begun:
+                break
+            gap, i = True, i + (quoted or 1)
+            continue
+        for found in order_lines(line):
+            w = found.split()
+            begun = begun or (w[0].lower() == "game" and len(w) == 2) or (w[0].lower() == "player" and len(w) == 3)
+            out.append((found, gap))
+            gap = False
+        i += 1
     return out
 
 
@@ -278,7 +296,7 @@ def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
     pending = Block(m[1]) if m else None  # the subject's block, kept once a line falls in it
     current = pending
     stray = []
-    for line in command_lines(text):
+    for line, gap in command_lines(text):
         w = line.split()
         if w[0].lower() == "game" and len(w) == 2:
             current = Block(w[1])
@@ -294,5 +312,7 @@ def blocks(text: str, subject: str = "") -> tuple[list[Block], list[str]]:
         if is_player and not current.player:
             current.player, current.password = w[1], w[2]
         else:
+            if gap:
+                current.breaks.append(len(current.lines))
             current.lines.append(line)
     return found, stray

@@ -1,6 +1,6 @@
 """Players serve themselves by mail: the lines a player may write in a block besides orders
 (help, rules, history, report, away, back, resign, propose end, agree end, press, set,
-confirm), the game master's `set` of the game's mail settings, and what the other parts of
+confirm, league), the game master's `set` of the game's mail settings, and what the other parts of
 the mail judge ask of them (away players' deadlines, resigned seats played by the bot, the
 events a player missed since their last report).
 
@@ -91,6 +91,15 @@ def _rules(run, player, args):
     run.answers.append(text[at + 1:] if at >= 0 else text)
 
 
+def _league(run, player, args):
+    """The league of this game's ruleset (docs/league.md), from the site's archive or games."""
+    from judge.league import records, table
+
+    _nothing_after("league", args)
+    sections, _ = table.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
+    run.answers.append(table.text(sections))
+
+
 def _move_arg(run, args, verb: str, default: int) -> int:
     if not args:
         return default
@@ -156,6 +165,9 @@ def _resign(run, player, args):
     if still_in(run.game, run.mg.m) == [player]:
         raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
     entry["resigned"] = True
+    from judge.record import conduct, corrections
+
+    conduct.resigned(run.game, player, corrections.holder(run.game, player))  # for the league: all are told below
     run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
 
 
@@ -289,6 +301,7 @@ def _nothing_after(verb: str, args) -> None:
 COMMANDS = {
     "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
     "resign": _resign, "propose": _propose, "agree": _agree, "press": _press, "set": _set, "confirm": _confirm,
+    "league": _league,
 }
 
 

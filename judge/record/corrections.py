@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from judge.engine.errors import UsageError
-from judge.engine.game import NAME, Game, LogEndsEarly
+from judge.engine.errors import LogEndsEarly, UsageError
+from judge.engine.game import NAME, Game
 from judge.engine.ruleset import GM
 from judge.record.entries import public_entries
 

@@ -14,6 +14,9 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     path = "outbox"
     [archive]                        # optional: commit every game's public record here
     git = "archive"                  # a git repository (relative to this file's directory)
+    site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
+    [league]                         # optional: names of one player (judge league, docs/league.md)
+    aliases = { alice2 = "alice" }   # a registered name = the player it counts for
 """
 from __future__ import annotations
 
@@ -36,6 +39,8 @@ class Config:
     smtp: dict = field(default_factory=dict)
     maildir: Path | None = None
     archive: Path | None = None  # a git repository for the games' public records
+    site: Path | None = None  # the static site rebuilt after every archived change (judge/site)
+    aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
 
     def game_path(self, name: str) -> Path | None:
         """The file of the mail game `name`, or None when there is no such game."""
@@ -75,7 +80,7 @@ def load(path: Path | None) -> Config:
     for key in ("address", "gm", "games"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise UsageError(f"{where} needs {key} = \"...\"")
-    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive"}
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive", "league"}
     if unknown:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     if ("smtp" in data) == ("maildir" in data):
@@ -103,8 +108,19 @@ def load(path: Path | None) -> Config:
             raise UsageError(f"{where}: [maildir] needs path = \"...\"")
         maildir = base / data["maildir"]["path"]
     archive = data.get("archive")
-    if archive is not None and (not isinstance(archive, dict) or set(archive) != {"git"}
-                                or not isinstance(archive["git"], str) or not archive["git"]):
-        raise UsageError(f"{where}: [archive] needs exactly git = \"DIRECTORY\"")
+    if archive is not None and (not isinstance(archive, dict) or not {"git"} <= set(archive) <= {"git", "site"}
+                                or not all(isinstance(v, str) and v for v in archive.values())):
+        raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\")")
+    site = base / archive["site"] if archive and "site" in archive else None
     archive = base / archive["git"] if archive else None
-    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive)
+    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive, site,
+                  _aliases(data.get("league", {}), where))
+
+
+def _aliases(league, where: str) -> dict:
+    """[league] aliases = { NAME = "PLAYER", ... }: names that count as another player."""
+    aliases = league.get("aliases", {}) if isinstance(league, dict) else None
+    if not isinstance(league, dict) or set(league) - {"aliases"} or not isinstance(aliases, dict) \
+            or not all(isinstance(v, str) and v for v in aliases.values()):
+        raise UsageError(f'{where}: [league] holds only aliases = {{ NAME = "PLAYER", ... }}')
+    return dict(aliases)

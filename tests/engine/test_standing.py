@@ -598,7 +598,9 @@ def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_
     mails = site.take()
     answer = text(next(m for m in to(mails, address(idle)) if m["Subject"].startswith("Re: orders")))
     assert "OK      bid until pot 4\n" in answer and "OK      if second sell none every round" in answer
-    assert "Your standing orders (secret" in answer and "3. if second sell none every round" in answer
+    report = text(next(m for m in to(mails, address(idle)) if m["Subject"].endswith(f"report for {idle}")))
+    assert "Your standing orders (secret" in report and "3. if second sell none every round" in report
+    assert "Your standing orders" not in answer  # one report per player per change: in its own mail
     for m in mails:  # nobody else gets a report or a notice: nothing they see changed
         assert m["To"] == address(idle)
     assert [e.split(" ", 2)[2] for e in site.load().log] == [

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from judge.gateway import inbox as gateway
-from judge.mail.outbox import MailError
+from judge.engine.errors import MailError
 from judge.engine.game import Game
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 

@@ -18,7 +18,7 @@ from judge.engine.errors import GameFileError, UsageError
 from judge.gateway import deadlines, inbox as gateway
 from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
-from judge.mail.outbox import MailError
+from judge.engine.errors import MailError
 from judge.mail.passwords import hash_password
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 

@@ -113,7 +113,7 @@ def test_a_bad_archive_setting_is_refused_before_any_change(tmp_path):
     config.write_text(config.read_text() + '[archive]\ndir = "x"\n')
     path = tmp_path / "g.toml"
     code, out, err = judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--config", config)
-    assert code == 2 and "[archive] needs exactly git" in err and not path.exists()
+    assert code == 2 and "[archive] needs git" in err and not path.exists()
 
 
 # ---- a whole mail game of each ruleset, archived ------------------------------------------------
