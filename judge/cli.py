@@ -135,6 +135,8 @@ def _load_setup(path: Optional[Path]) -> dict:
         return tomllib.loads(_read_text(str(path), raw))
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"setup file {path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"setup file {path} is not valid: its TOML is nested too deeply") from None
 
 
 @app.command()

@@ -225,13 +225,20 @@ class Game:
         if not lines:
             raise OrderSyntaxError("no orders given")
         player = self.player_name(player)
+        accepted, unjudged = Accepted(), []
+        try:
+            return self._submit(player, lines, accepted, unjudged)
+        except JudgeError as e:  # the refused line's index, so that nobody judges the batch again to find it
+            raise e.at_line(len(accepted) + len(unjudged), accepted) from None
+
+    def _submit(self, player: str, lines: list[str], accepted: "Accepted", unjudged: list[str]) -> "Accepted":
         start = self.move
         # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
         # standing command's) is the only check, made before anything changes, and carrying it
         # out (with any standing orders it sets off) refuses nothing.
         state = self.state if len(lines) == 1 else _copy(self.state)
         rng = Rng(self.rng.seed, self.rng.draws)
-        accepted, entries, unjudged = Accepted(), [], []
+        entries = []
         cut, k = ("", ""), 0
 
         def following(player_: str, cut_now: bool, log: list[str], round_: int | None) -> None:
@@ -240,13 +247,13 @@ class Game:
             nonlocal k
             if player_ != player:
                 return
-            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now)) is not None:
+            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now, pending=accepted)) is not None:
                 accepted.append(c)
                 standing.give(self.ruleset, state, log, c, round_)
                 k += 1
             if cut_now:
                 for rest in lines[k:]:
-                    c = self._standing_line(state, player, rest, start, gives_only=True)
+                    c = self._standing_line(state, player, rest, start, gives_only=True, pending=accepted)
                     if c is None:
                         unjudged.append(rest)
                     else:
@@ -257,7 +264,7 @@ class Game:
         while k < len(lines):
             line, k = lines[k], k + 1
             watch = None if k == len(lines) or player == GM else player  # the game master sees everything
-            command = self._standing_line(state, player, line, start)
+            command = self._standing_line(state, player, line, start, pending=accepted)
             if command is not None:
                 accepted.append(command)
                 standing.give(self.ruleset, state, entries, command)
@@ -284,7 +291,7 @@ class Game:
             accepted.unjudged = unjudged
         return accepted
 
-    def _standing_line(self, state, player, line, start, gives_only=False, blind=False):
+    def _standing_line(self, state, player, line, start, gives_only=False, blind=False, pending=()):
         """The standing-order command on `line` (judged on `state`), or None for an ordinary
         order; with `gives_only` (after a cut), None for anything but a new standing order.
         Right after an order that cut the batch (`blind`, `gives_only`), only the syntax and
@@ -293,14 +300,14 @@ class Game:
         number, body = split_move(line)
         if gives_only and body.lower().split()[0] in ("cancel", "standing"):
             return None
-        command = standing.parse_command(self, state, player, body, line, blind=True) if gives_only else None
+        command = standing.parse_command(self, state, player, body, line, blind=True, pending=pending) if gives_only else None
         if gives_only and (command is None or command.verb != "give"):
             return None
         if number is not None and number < start:
             raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
         if number is not None and number > state["move"] and not blind:
             raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
-        return command or standing.parse_command(self, state, player, body, line, blind=blind)
+        return command or standing.parse_command(self, state, player, body, line, blind=blind, pending=pending)
 
     def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
         """What an order in `player`'s batch showed, past which the rest of the batch may not be

@@ -67,6 +67,18 @@ class Log:
     def __iter__(self):
         return iter(self._entries())
 
+    def __reversed__(self):
+        """The entries from the last, without splitting the whole text (a look at the log's end)."""
+        yield from reversed(self._new)
+        if self._read is not None or not self._count:
+            yield from reversed(self._read or [])
+            return
+        end = len(self._text)
+        while end > 0:
+            start = self._text.rfind("\n", 0, end - 1) + 1
+            yield self._text[start + 3:end - 3]
+            end = start
+
     def __getitem__(self, index):
         if index == -1 and not self._new and self._read is None and self._count:
             start = self._text.rfind("\n", 0, -1) + 1  # the last line alone

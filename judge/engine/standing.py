@@ -31,6 +31,7 @@ SECRET = "secret: "  # the log text of a standing order given or cancelled start
 EVERY = "every round"
 NOTE_ROUNDS = 1  # a stopped standing order's note is shown for the rest of its round and one more
 MAX_EACH = 20  # standing orders a player may hold at once
+MAX_PER_MOVE = 30  # standing orders a player may give or cancel at one move (so also in one message)
 
 
 FOR_ROUND = re.compile(r"^secret for round (\d+): ")  # given right after an order that ended that round
@@ -53,6 +54,7 @@ class Command:
     player: str
     verb: str
     text: str = ""
+    noop: bool = False  # a `cancel` with nothing to cancel: it changes nothing and is not logged
 
     def __str__(self) -> str:
         if self.verb == "give":
@@ -61,7 +63,7 @@ class Command:
 
     @property
     def logged(self) -> bool:
-        return self.verb != "standing"
+        return self.verb != "standing" and not self.noop
 
 
 # ---- the state's part ---------------------------------------------------------------------
@@ -137,12 +139,14 @@ def check(state: dict, players: list[str], where: str) -> None:
 
 
 # ---- reading a line -----------------------------------------------------------------------
-def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False) -> Command | None:
+def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False,
+                  pending=()) -> Command | None:
     """The standing-order command on `body`, or None when it is an ordinary order. Decided on
     the player's own view only (syntax, the game's data, their own standing orders); `blind`
     (after an order that revealed something or passed the turn) on the view the player wrote
     their message from (`game.state`, the position before the batch), never on the position
-    the order made."""
+    the order made. `pending`: what the batch accepted so far, counted with the log against
+    MAX_PER_MOVE."""
     words, rs = body.lower().split(), game.ruleset
     every = words[-2:] == EVERY.split()
     if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
@@ -159,10 +163,29 @@ def parse_command(game, state: dict, player: str, body: str, line: str, blind: b
             raise OrderSyntaxError("'standing' (the list of your standing orders) takes nothing after it", line)
         return Command(player, "standing")
     if words[0] == "cancel":
-        return _cancel(state, player, words, line)
-    if not blind and len(orders_of(state, player)) >= MAX_EACH:
+        command = _cancel(state, player, words, line)
+        if not orders_of(state, player):
+            return Command(player, "cancel", noop=True)
+    elif not blind and len(orders_of(state, player)) >= MAX_EACH:
         raise IllegalOrder(f"you hold {MAX_EACH} standing orders already; cancel some first", line)
-    return Command(player, "give", _canonical(rs, view, player, body, line))
+    else:
+        command = Command(player, "give", _canonical(rs, view, player, body, line))
+    if given_at_move(game.log, state["move"], player) + sum(
+            isinstance(c, Command) and c.logged and c.player == player for c in pending) >= MAX_PER_MOVE:
+        raise IllegalOrder(f"you have given or cancelled {MAX_PER_MOVE} standing orders at this move already; "
+                           "the next move takes more", line)
+    return command
+
+
+def given_at_move(log, move: int, player: str) -> int:
+    """How many standing orders `player` gave or cancelled at `move`, the log's last move: read
+    from the log's end (at most the entries of that move)."""
+    head, count = f"{move} ", 0
+    for entry in reversed(log):
+        if not entry.startswith(head):
+            break
+        count += entry.startswith(f"{head}{player} ") and is_secret_entry(entry)
+    return count
 
 
 def _cancel(state, player, words, line) -> Command:

@@ -26,7 +26,7 @@ def tick(cfg, outbox, now: datetime) -> list[str]:
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
     with its reason, and the others are handled all the same."""
     done = []
-    for path in sorted(cfg.games.glob("*.toml")):
+    for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
         except GameFileError as e:

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from judge.engine import bots
 from judge.engine.errors import JudgeError
 from judge.engine.game import AGREED_END
+from judge.engine.standing import is_secret_entry
 from judge.engine.ruleset import GM
 from judge.mail.settings import setting
 from judge.mail.outbox import compose
@@ -328,11 +329,13 @@ def gm_notes(m: dict, player: str) -> str:
 def play_resigned(game, m: dict) -> None:
     """The bot's orders for resigned seats, as long as one of them is awaited (and the game
     is not paused: then on `resume`)."""
-    limit = game.ruleset.max_moves
-    while not m["paused"] and not game.is_over() and len(game.log) <= limit:
+    # The ruleset's bound on a game's length counts the public orders, as `judge simulate` does:
+    # players' secret standing-order entries are not moves (they once made it stop short).
+    played = sum(1 for e in game.log if not is_secret_entry(e))
+    while not m["paused"] and not game.is_over() and played <= game.ruleset.max_moves:
         seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
         if seat is None:
             return
-        game.submit(seat, [bots.choose(game, seat)])
+        played += bots.new_public(game, lambda: game.submit(seat, [bots.choose(game, seat)]))
 
 

@@ -74,6 +74,8 @@ def load(path: Path | None) -> Config:
         raise UsageError(f"cannot read configuration {path}: {e.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UsageError(f"configuration {path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"configuration {path} is not valid: its TOML is nested too deeply") from None
     where = f"configuration {path}"
     for key in ("address", "gm", "games"):
         if not isinstance(data.get(key), str) or not data[key]:

@@ -25,7 +25,7 @@ class Check:
         if type(state["bank"]) is not int or (state["bank"] < 0 and not self.bank_may_owe(state)):
             fail("state.bank must be a whole number >= 0 (below 0 only once broken, from version 4)")
         for co, c in state["companies"].items():
-            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered")]
+            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered", "par")]
             ints += [(f"companies.{co}.shares.{p}", c["shares"].get(p)) for p in seats]
         for name, value in ints:
             if type(value) is not int or value < 0:
