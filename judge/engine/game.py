@@ -22,7 +22,7 @@ from judge.engine.errors import (
     UsageError,
 )
 from judge.engine.orderlog import Log
-from judge.engine.orders import Order, order_lines, split_move
+from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import Rng
 from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
@@ -128,12 +128,19 @@ class Game:
         return self.ruleset.is_over(self.state)
 
     def player_name(self, name: str, line: str = "") -> str:
-        """The seated player called `name` (any case), or GM."""
+        """The seated player called `name` (any case), or GM. A seat handed on to a new player
+        (judge replace) answers to the new player's name as well: the seat keeps its name."""
         if name.lower() == GM:
             return GM
         for p in self.players:
             if p.lower() == name.lower():
                 return p
+        handed = set()
+        for c in reversed(self.corrections):
+            if c.get("kind") == "replace" and c.get("seat") not in handed:
+                handed.add(c.get("seat"))
+                if str(c.get("player", "")).lower() == name.lower():
+                    return c["seat"]
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
     def view(self, player: str | None, *, report: bool = True, state: dict | None = None) -> dict:
@@ -223,7 +230,8 @@ class Game:
         given right after an order are all given first (judge/standing.py)."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
-            raise OrderSyntaxError("no orders given")
+            note = comment_note(text) if isinstance(text, str) else ""
+            raise OrderSyntaxError("no orders given" + (f": {note}" if note else ""))
         player = self.player_name(player)
         start = self.move
         # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
@@ -579,7 +587,8 @@ def check_names(players) -> None:
         raise UsageError("players must be a list of names")
     for p in players:
         if not NAME.match(p):
-            raise UsageError(f"player name '{p}' must start with a letter and hold only letters, digits, - and _ (at most 20)")
+            raise UsageError(f"player name '{p}' must start with a letter a-z or A-Z and hold only such letters, digits, - and _ "
+                             "(at most 20)")
         if p.lower() == GM:
             raise UsageError(f"'{GM}' is the game master's name and cannot be a player's")
     lowered = [p.lower() for p in players]

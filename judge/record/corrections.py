@@ -88,7 +88,7 @@ def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
         raise UsageError("the game has ended: there is no seat to hand on")
     new = new or UNNAMED
     if new != UNNAMED and (not NAME.match(new) or new.lower() == GM):
-        raise UsageError(f"player name '{new}' must start with a letter and hold only letters, digits, - and _ "
+        raise UsageError(f"player name '{new}' must start with a letter a-z or A-Z and hold only such letters, digits, - and _ "
                          "(at most 20), and not be gm")
     taken = {n.lower() for s in game.players if s != seat for n in (s, holder(game, s))}
     if new.lower() in taken or new.lower() == holder(game, seat).lower():
