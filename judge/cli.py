@@ -203,7 +203,7 @@ def _mail_site(config: Optional[Path], cfg=None):
     from judge.store import config as configs
     from judge.mail import host, outbox as outboxes
 
-    cfg = cfg or configs.load(config)
+    cfg = (cfg or configs.load(config)).require_mail()
     host.check_user(cfg.games)
     box = outboxes.open_outbox(cfg)
     try:
