@@ -699,10 +699,19 @@ def history(
         rows = past.moves(game)
         if as_json:
             return _json(rows)
+        from judge.record import corrections
+
+        said = [(c.get("to_move", c.get("since", 0)), corrections.describe(c)) for c in corrections.public(game)]
         for row in rows:
             typer.echo(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
             for text in row["events"]:
                 typer.echo(f"    {text}")
+            for at, text in said:
+                if at == row["move"]:
+                    typer.echo(f"    correction: {text}")
+        for at, text in said:
+            if at not in {row["move"] for row in rows}:
+                typer.echo(f"move {at}: correction: {text}")
         return
     _show(past.at_move(game, at), as_, gm, as_json)
 

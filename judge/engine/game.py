@@ -168,6 +168,9 @@ class Game:
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
         standing.add_to_view(v, state, player)
+        recent = recent_corrections(self.corrections, state["move"], player)
+        if recent:
+            v["corrections"] = recent
         return v
 
     def status(self) -> dict:
@@ -580,6 +583,29 @@ def _log_matches_move(log: list[str], move: int) -> bool:
         return move == 1
     m = _LOG_ENTRY.match(log[-1])
     return bool(m) and int(m[1]) in (move - 1, move)
+
+
+RECENT_CORRECTIONS = 10  # moves for which a report shows a rollback or a seat handed on
+
+
+def recent_corrections(corrections: list[dict], move: int, player: str | None) -> list[dict]:
+    """The game master's corrections made in the last RECENT_CORRECTIONS moves up to `move`,
+    as a report shows them: a rollback (with, for its owner alone, the standing orders it
+    undid; the game master sees everyone's) or a seat handed on."""
+    out = []
+    for c in corrections:
+        at = c.get("to_move") if c.get("kind") == "rollback" else c.get("since")
+        if c.get("kind") not in ("rollback", "replace") or not isinstance(at, int) or not 0 <= move - at <= RECENT_CORRECTIONS:
+            continue
+        shown = {k: c[k] for k in ("kind", "from_move", "to_move", "reason", "seat", "player", "previous", "since")
+                 if k in c}
+        lost = c.get("standing_undone") or {}
+        if player == GM and lost:
+            shown["standing_undone"] = [f"{p}: {'; '.join(texts)}" for p, texts in lost.items()]
+        elif player in lost:
+            shown["standing_undone"] = list(lost[player])
+        out.append(shown)
+    return out
 
 
 def check_names(players) -> None:

@@ -141,3 +141,29 @@ def test_verify_and_audit_agree_on_a_tampered_log_and_audit_takes_a_prefix(tmp_p
     assert '"1 ben ' in text
     path.write_text(text.replace('"1 ben bid"', '"1 ben take"').replace('"1 ben pass"', '"1 ben take"'))
     assert judge("verify", game)[0] == judge("audit", game)[0] == 5
+
+
+def test_a_rollback_is_told_in_every_report_and_in_history_and_each_owner_learns_whose_standing_orders_went(
+        tmp_path):
+    game = mogul(tmp_path / "g.toml")
+    for _ in range(4):
+        judge("bot", game, "--as", awaited(game))
+    code, out = judge("order", game, "--as", "ann", "if winner take every round", "bid until pot 9")
+    assert code == 0, out
+    code, out = judge("rollback", game, "--to", "3", "--reason", "ben's mail was lost")
+    assert code == 0, out
+    reports = {who: judge("show", game, *args)[1] for who, args in
+               (("ann", ["--as", "ann"]), ("ben", ["--as", "ben"]), ("public", []), ("gm", ["--gm"]))}
+    for text in reports.values():
+        assert "The game was rolled back from move 5 to move 3: ben's mail was lost" in text
+    assert "Your standing orders given since then were undone: if winner take every\n    round; bid until pot 9" \
+        in reports["ann"]
+    assert "Standing orders undone: ann:" in reports["gm"]
+    for who in ("ben", "public"):
+        assert "if winner take" not in reports[who] and "undone:" not in reports[who]
+    history = judge("history", game)[1]
+    assert "correction: the game master rolled the game back from move 5 to move 3" in history
+    code, record = judge("export", game, "-")
+    assert "standing_undone" not in record and "if winner take" not in record
+    judge("replace", game, "cy", "erin")
+    assert "#3 erin plays the seat cy from move 3 (was cy)." in judge("show", game)[1]
