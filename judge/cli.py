@@ -499,16 +499,40 @@ def _echo_waiting(game: Game) -> None:
     typer.echo(game.waiting_line())
 
 
+def _read(game_file: Path, as_json: bool):
+    """(the game, the record): a game file, or a public record (the game inside it once it is
+    complete, else None), said so on the first line of a text answer."""
+    from judge.record import public
+
+    game, record = public.read(game_file)
+    if record is not None and not as_json:
+        typer.echo(public.note(record))
+    return game, record
+
+
+def _running_record(what: str) -> UsageError:
+    return UsageError(f"a running game's public record holds only what the public sees now: {what}")
+
+
 @app.command()
 def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
-    """Round, phase, move number, who must act and how; the winners at the end."""
+    """Round, phase, move number, who must act and how; the winners at the end (a game file
+    or a public record)."""
     from judge.record.corrections import holder
 
-    game = gamefile.load(game_file)
-    st = game.status()
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        st = {**game.status(), "players": [{"seat": p, "player": holder(game, p)} for p in game.players]}
+    else:
+        view, seats = record["view"], record.get("seats", {})
+        st = {"ruleset": record.get("ruleset", ""), "move": record["move"], "awaiting": view.get("awaiting", []),
+              "expecting": view.get("prompts", {}), "game_over": False, "winners": [],
+              "commitment": record.get("commitment", ""),
+              "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record.get("players", [])]}
     if as_json:
-        return _json({**st, "players": [{"seat": p, "player": holder(game, p)} for p in game.players]})
-    extra = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners"))
+        return _json(st)
+    extra = ", ".join(f"{k} {v}" for k, v in st.items()
+                      if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
     typer.echo(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
     if st["game_over"]:
         typer.echo(f"game over; winners: {', '.join(st['winners'])}")
@@ -524,8 +548,16 @@ def show(
     gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """A player's report, the public report, or (--gm) everything."""
-    _show(gamefile.load(game_file), as_, gm, as_json)
+    """A player's report, the public report, or (--gm) everything (a game file, or a public
+    record: its public report)."""
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        return _show(game, as_, gm, as_json)
+    if as_ or gm:
+        raise _running_record("the public report, without --as or --gm")
+    if as_json:
+        return _json(record["view"])
+    typer.echo(record["report"], nl=False)
 
 
 def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
@@ -541,14 +573,20 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
 
 @app.command()
 def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
-    """The score track now; at the end the final ranking with the tie-break applied."""
-    game = gamefile.load(game_file)
-    rows = game.ruleset.standings(game.state)
+    """The score track now; at the end the final ranking with the tie-break applied (a game
+    file or a public record)."""
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        rows, over = game.ruleset.standings(game.state), game.is_over()
+    elif isinstance(record.get("standings"), list):
+        rows, over = record["standings"], False
+    else:
+        raise _running_record("this one was written before records held the score track")
     if as_json:
         return _json(rows)
     from judge.engine.report import render_standings
 
-    typer.echo(render_standings(rows, game.is_over()), nl=False)
+    typer.echo(render_standings(rows, over), nl=False)
 
 
 @app.command(name="help")
@@ -692,7 +730,11 @@ def history(
     """The moves with their public events; with --at N the report at move N, replayed from the log."""
     from judge.record import history as past
 
-    game = gamefile.load(game_file)
+    game, record = _read(game_file, as_json)
+    if game is None:
+        if at is not None or gm or as_:
+            raise _running_record("its moves, without --at, --as or --gm")
+        return _record_history(record, as_json)
     if at is None:
         if gm or as_:
             raise UsageError("--as and --gm choose whose report --at N shows; give --at N")
@@ -714,6 +756,30 @@ def history(
                 typer.echo(f"move {at}: correction: {text}")
         return
     _show(past.at_move(game, at), as_, gm, as_json)
+
+
+def _record_history(record: dict, as_json: bool) -> None:
+    """The moves of a running game's public record: its public log by move, the recent public
+    events it holds, and the game master's corrections."""
+    from judge.record.corrections import describe
+
+    rows: dict[int, dict] = {}
+    for entry in record["log"]:
+        number, _, rest = str(entry).partition(" ")
+        if number.isdigit():
+            rows.setdefault(int(number), {"move": int(number), "orders": [], "events": []})["orders"].append(rest)
+    for e in record["view"].get("events", []):
+        if isinstance(e, dict) and isinstance(e.get("move"), int):
+            rows.setdefault(e["move"], {"move": e["move"], "orders": [], "events": []})["events"].append(e.get("text", ""))
+    if as_json:
+        return _json([rows[m] for m in sorted(rows)])
+    for m in sorted(rows):
+        typer.echo(f"move {m}: " + "; ".join(rows[m]["orders"]))
+        for text in rows[m]["events"]:
+            typer.echo(f"    {text}")
+    for c in record.get("corrections", []):
+        if isinstance(c, dict) and isinstance(c.get("kind"), str):
+            typer.echo(f"correction: {describe(c)}")
 
 
 @app.command()

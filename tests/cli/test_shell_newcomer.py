@@ -167,3 +167,23 @@ def test_a_rollback_is_told_in_every_report_and_in_history_and_each_owner_learns
     assert "standing_undone" not in record and "if winner take" not in record
     judge("replace", game, "cy", "erin")
     assert "#3 erin plays the seat cy from move 3 (was cy)." in judge("show", game)[1]
+
+
+def test_show_status_history_and_standings_read_a_public_record(tmp_path):
+    game = mogul(tmp_path / "g.toml")
+    for _ in range(3):
+        judge("bot", game, "--as", awaited(game))
+    record = str(tmp_path / "public.toml")
+    assert judge("export", game, record)[0] == 0
+    note = "(the public record of game g at move 4: what the public may see)\n"
+    code, out = judge("show", record)
+    assert code == 0 and out == note + judge("show", game)[1]
+    code, out = judge("status", record)
+    assert code == 0 and out.startswith(note) and f"waiting for {awaited(game)}:" in out
+    assert json.loads(judge("status", record, "--json")[1])["awaiting"] == [awaited(game)]
+    code, out = judge("standings", record)
+    assert code == 0 and out == note + judge("standings", game)[1]
+    code, out = judge("history", record)
+    assert code == 0 and out == note + judge("history", game)[1]
+    code, out = judge("show", record, "--as", "ann")
+    assert code == 2 and "public record holds only what the public sees now" in out
