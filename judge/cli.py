@@ -598,7 +598,7 @@ def help_(
     from judge.engine.report import render_help
 
     if ruleset is None:
-        typer.echo("judge help RULESET tells a ruleset's orders, its reports' terms and its rules in short.")
+        typer.echo("judge help RULESET: a ruleset's orders, its reports' terms, its rules.")
         typer.echo("The rulesets:")
         for rs in registry.every():
             typer.echo(f"  {rs.name:<12} {rs.title}, {rs.min_players}-{rs.max_players} players")
