@@ -63,6 +63,8 @@ class Change:
             if mail is not None and self.cfg is None and self.needs_mail:
                 raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
                                  "the players are told by mail")
+            if mail is not None and self.cfg is not None and (self.needs_mail or self.reports):
+                self.cfg.require_mail()
             self.start_move, self.logged_before = self.game.move, len(self.game.log)
             self.before = {}
             if self.reports:

@@ -22,7 +22,7 @@ from judge.engine.errors import (
     UsageError,
 )
 from judge.engine.orderlog import Log
-from judge.engine.orders import Order, order_lines, split_move
+from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import Rng
 from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
@@ -128,12 +128,19 @@ class Game:
         return self.ruleset.is_over(self.state)
 
     def player_name(self, name: str, line: str = "") -> str:
-        """The seated player called `name` (any case), or GM."""
+        """The seated player called `name` (any case), or GM. A seat handed on to a new player
+        (judge replace) answers to the new player's name as well: the seat keeps its name."""
         if name.lower() == GM:
             return GM
         for p in self.players:
             if p.lower() == name.lower():
                 return p
+        handed = set()
+        for c in reversed(self.corrections):
+            if c.get("kind") == "replace" and c.get("seat") not in handed:
+                handed.add(c.get("seat"))
+                if str(c.get("player", "")).lower() == name.lower():
+                    return c["seat"]
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
     def view(self, player: str | None, *, report: bool = True, state: dict | None = None) -> dict:
@@ -161,6 +168,9 @@ class Game:
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
         standing.add_to_view(v, state, player)
+        recent = recent_corrections(self.corrections, state["move"], player)
+        if recent:
+            v["corrections"] = recent
         return v
 
     def status(self) -> dict:
@@ -223,7 +233,8 @@ class Game:
         given right after an order are all given first (judge/standing.py)."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
-            raise OrderSyntaxError("no orders given")
+            note = comment_note(text) if isinstance(text, str) else ""
+            raise OrderSyntaxError("no orders given" + (f": {note}" if note else ""))
         player = self.player_name(player)
         accepted, unjudged = Accepted(), []
         try:
@@ -581,12 +592,36 @@ def _log_matches_move(log: list[str], move: int) -> bool:
     return bool(m) and int(m[1]) in (move - 1, move)
 
 
+RECENT_CORRECTIONS = 10  # moves for which a report shows a rollback or a seat handed on
+
+
+def recent_corrections(corrections: list[dict], move: int, player: str | None) -> list[dict]:
+    """The game master's corrections made in the last RECENT_CORRECTIONS moves up to `move`,
+    as a report shows them: a rollback (with, for its owner alone, the standing orders it
+    undid; the game master sees everyone's) or a seat handed on."""
+    out = []
+    for c in corrections:
+        at = c.get("to_move") if c.get("kind") == "rollback" else c.get("since")
+        if c.get("kind") not in ("rollback", "replace") or not isinstance(at, int) or not 0 <= move - at <= RECENT_CORRECTIONS:
+            continue
+        shown = {k: c[k] for k in ("kind", "from_move", "to_move", "reason", "seat", "player", "previous", "since")
+                 if k in c}
+        lost = c.get("standing_undone") or {}
+        if player == GM and lost:
+            shown["standing_undone"] = [f"{p}: {'; '.join(texts)}" for p, texts in lost.items()]
+        elif player in lost:
+            shown["standing_undone"] = list(lost[player])
+        out.append(shown)
+    return out
+
+
 def check_names(players) -> None:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise UsageError("players must be a list of names")
     for p in players:
         if not NAME.match(p):
-            raise UsageError(f"player name '{p}' must start with a letter and hold only letters, digits, - and _ (at most 20)")
+            raise UsageError(f"player name '{p}' must start with a letter a-z or A-Z and hold only such letters, digits, - and _ "
+                             "(at most 20)")
         if p.lower() == GM:
             raise UsageError(f"'{GM}' is the game master's name and cannot be a player's")
     lowered = [p.lower() for p in players]

@@ -66,6 +66,16 @@ def visible_events(state: dict, player: str | None) -> list[dict]:
     ]
 
 
+def new_events(before: list[dict], after: list[dict]) -> list[dict]:
+    """The events of `after` that `before` did not hold yet (the state keeps the last
+    KEEP_EVENTS, so the oldest of `before` may be gone from `after`)."""
+    for start in range(len(before) + 1):
+        kept = before[start:]
+        if after[:len(kept)] == kept:
+            return after[len(kept):]
+    return after
+
+
 def _agreed_end(method, ended):
     """A ruleset's `is_over` or `awaiting` that also sees an end the players agreed on (the
     core's state key `ended`, set by the logged order "gm end by agreement", judge/game.py):
@@ -317,7 +327,11 @@ def register(cls):
 
 
 def get(name: str) -> Ruleset:
+    """The ruleset called `name`, in any case (`Mogul`, `STOCK-ROUND`)."""
+    if name not in _REGISTRY and name.lower() in _REGISTRY:
+        name = name.lower()
     if name not in _REGISTRY:
+        name = name.lower()
         module = name.replace("-", "_")
         if module.isidentifier() and not module.startswith("_"):
             try:

@@ -50,6 +50,7 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
         "corrections": corrections.public(game),
         "report": render(view),
         "view": _tomlable(view),
+        "standings": _tomlable(game.ruleset.standings(game.state)),  # the score track, public
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
@@ -106,6 +107,27 @@ def load_game(path) -> Game:
     if data.get("record") != KIND:
         return Game.from_dict(data, str(path))
     return finished_game(data, str(path))
+
+
+def read(path) -> tuple[Game | None, dict | None]:
+    """A game file: (the game, None); a public record: (the game inside it once it is complete,
+    else None; the record). For show, status, standings and history on either."""
+    from judge.store import gamefile
+
+    path = Path(path)
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
+    if data.get("record") != KIND:
+        return Game.from_dict(data, str(path)), None
+    for key, kind in (("report", str), ("view", dict), ("log", list), ("move", int), ("game", str)):
+        if not isinstance(data.get(key), kind):
+            raise GameFileError(f"{path} is a public record without its {key}: it cannot be read")
+    return (finished_game(data, str(path)) if isinstance(data.get("game_file"), dict) else None), data
+
+
+def note(data: dict) -> str:
+    """The line that says a record is read, not a game file."""
+    return (f"(the public record of game {data['game']} at move {data['move']}: what the public may see"
+            + ("; the game is over" if data.get("game_over") else "") + ")")
 
 
 def finished_game(data: dict, where: str) -> Game:

@@ -268,7 +268,8 @@ def test_report_shows_map_score_track_box_colour_and_only_own_chips():
     win(g, "alice")
     g.submit("alice", "depot CHI")
     text = render(g.view("bob"))
-    assert "Revealed: Pennsylvania (red, 7 shares in all), blue box." in text and "The card: red/blue." in text
+    flat = " ".join(text.split())  # lines over 78 columns are wrapped
+    assert "Revealed: Pennsylvania (red, 7 shares in all), blue box." in flat and "The card: red/blue." in flat
     assert "blue network, Santa Fe" in text and "red network, Pennsylvania" in text
     assert "CHI Chicago         alice  *red" in text
     assert "  Player Score  Credit  Depots  Shares" in text

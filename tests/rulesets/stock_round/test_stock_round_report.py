@@ -48,7 +48,7 @@ def test_a_wrapped_event_goes_on_indented():
     long = "x" * 40 + " " + "y" * 40
     game.state["events"].append({"move": 1, "text": long})
     text = render(game.view(None))
-    assert f"  #1 {'x' * 40}\n    {'y' * 40}\n" in text
+    assert f"  #1 {'x' * 40}\n      {'y' * 40}\n" in text  # (under the event's text)
 
 
 def test_the_prompt_of_an_offer_speaks_of_no_one_as_you():
