@@ -34,7 +34,7 @@ _LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
         "corrections", "log")
 # The game master's order that ends any game early when its players agree (the mail command
-# `agree end`, judge/mail/players.py): logged like any order, so replay ends it exactly.
+# `agree end`, judge/gateway/selfservice.py): logged like any order, so replay ends it exactly.
 AGREED_END = "end by agreement"
 
 
@@ -85,7 +85,7 @@ class Game:
         # Games made before the judge committed to its seed have neither (they still play).
         self.salt = salt
         self.commitment = commitment
-        # The game master's corrections (rollbacks, seats handed on): judge/corrections.py.
+        # The game master's corrections (rollbacks, seats handed on): judge/record/corrections.py.
         self.corrections = corrections if corrections is not None else []
 
     # ---- creating -----------------------------------------------------------------------
@@ -230,7 +230,7 @@ class Game:
         `Accepted.unjudged`, to be sent again once the player has seen the result. New
         standing orders are still taken after that point (judged on their syntax alone).
         Standing orders are carried out after every order and standing command, but those
-        given right after an order are all given first (judge/standing.py)."""
+        given right after an order are all given first (judge/engine/standing.py)."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             note = comment_note(text) if isinstance(text, str) else ""
@@ -358,7 +358,7 @@ class Game:
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:
         rs = self.ruleset
         if order.player == GM and str(order) == AGREED_END:
-            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/ruleset.py)
+            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/engine/ruleset.py)
             state["events"].append({"move": state["move"], "text": "The players agreed to end the game here; "
                                     "it is scored as it stands."})
             state["move"] += 1
@@ -457,7 +457,7 @@ class Game:
 
     # ---- the file's contents ------------------------------------------------------------
     def to_dict(self, log: bool = True) -> dict:
-        """The file's contents (without the log when `log` is false: judge/gamefile.py
+        """The file's contents (without the log when `log` is false: judge/store/gamefile.py
         writes the log's lines itself)."""
         committed = {"commitment": self.commitment} if self.commitment else {}
         rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()

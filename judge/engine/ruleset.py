@@ -78,7 +78,7 @@ def new_events(before: list[dict], after: list[dict]) -> list[dict]:
 
 def _agreed_end(method, ended):
     """A ruleset's `is_over` or `awaiting` that also sees an end the players agreed on (the
-    core's state key `ended`, set by the logged order "gm end by agreement", judge/game.py):
+    core's state key `ended`, set by the logged order "gm end by agreement", judge/engine/game.py):
     the game is then over in every ruleset, scored as it stands."""
     @wraps(method)
     def hook(self, state):
@@ -242,7 +242,7 @@ class Ruleset:
     def public_order(self, text: str) -> str | None:
         """A logged order (its canonical text) as the public sees it in the public record while
         the game runs, or None for a secret order (the record shows "secret order"). Decide it
-        from the text alone: judge/record.py `public_entry` is the one place that asks."""
+        from the text alone: judge/record/entries.py `public_entry` is the one place that asks."""
         return text
 
     def default_order(self, state: dict, player: str) -> str | None:
@@ -254,14 +254,14 @@ class Ruleset:
         return rng.choice(view["orders"])
 
     def order_forms(self, state: dict, player: str) -> list:
-        """The orders `player` may give now as a short grammar (judge/grammar.py): templates
+        """The orders `player` may give now as a short grammar (judge/engine/grammar.py): templates
         with the values each slot may take, standing for exactly `legal_orders`. Like
         legal_orders it may use only what `player` may see. Default: grouped legal orders."""
         from judge.engine.grammar import from_orders
 
         return from_orders(self.legal_orders(state, player))
 
-    # ---- standing orders (judge/standing.py runs them; each ruleset has its vocabulary) ----
+    # ---- standing orders (judge/engine/standing.py runs them; each ruleset has its vocabulary) ----
     standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders
     standing_forms: tuple[str, ...] = ()  # how they are written, for messages and reports
 

@@ -1,6 +1,6 @@
 """Standing orders: a player says in advance what to do when their turn comes, and the judge
 carries it out as if typed (every ruleset; each ruleset's vocabulary is in its own module,
-hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
+hooks `standing_parse`, `standing_order`, `standing_stops` of judge/engine/ruleset.py).
 
 - Given at any time, awaited or not, mixed with ordinary orders; `standing` lists one's own,
   `cancel` clears them all, `cancel N` one. Each lasts until the end of the round it was

@@ -9,7 +9,7 @@ the whole log and `[game_file]`, the game file without [meta] (seed, setup, salt
 that `judge verify` and `judge audit` check the finished record alone.
 
 The record is built from the game file without replaying it: it shows only what the file
-holds publicly now. tests/test_privacy.py proves it: resampling everything hidden from the
+holds publicly now. tests/proofs/test_privacy.py proves it: resampling everything hidden from the
 public leaves it byte for byte the same.
 """
 from __future__ import annotations

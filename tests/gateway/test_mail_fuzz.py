@@ -6,7 +6,7 @@ only well-formed mail.
 
 Each of the four kinds of message is read (and its answer addressed) JUDGE_MAIL_FUZZ_EXAMPLES
 times (default 300, so that the suite stays fast) and goes through the whole gateway a tenth
-as often: `JUDGE_MAIL_FUZZ_EXAMPLES=10000 pytest tests/test_mail_fuzz.py` runs 44,000
+as often: `JUDGE_MAIL_FUZZ_EXAMPLES=10000 pytest tests/gateway/test_mail_fuzz.py` runs 44,000
 messages, 22,000 of them with fuzzed headers (real-world shapes, or raw bytes). The runs are
 derandomized (repeatable); JUDGE_FUZZ_RANDOM=1 hunts with new examples each run.
 """

@@ -108,7 +108,7 @@ def test_a_message_the_email_package_cannot_read_gets_an_answer_if_it_has_a_send
     assert send(site, b"\x00\xff garbage without any header") == []
 
 
-# ---- 2. a permanent refusal is not temporary (real SMTP: tests/test_outbox.py) ------------
+# ---- 2. a permanent refusal is not temporary (real SMTP: tests/mail/test_outbox.py) ------------
 def test_a_stranger_without_address_is_not_answered(site):
     assert send(site, message("Bob Smith", "game g1\nplayer bob x\n")) == []
 

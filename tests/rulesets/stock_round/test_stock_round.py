@@ -3,7 +3,7 @@ directorship, limits, the game master's operating results, whole bot games and r
 
 These games are played by version 1 of the rules, which the game files written before
 version 2 keep (never strand a running game); the 1830 rules of version 2 are tested through
-the command line in tests/test_stock_round_1830.py."""
+the command line in tests/rulesets/stock_round/test_stock_round_1830.py."""
 import re
 
 import pytest
