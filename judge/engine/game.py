@@ -21,7 +21,7 @@ from judge.engine.errors import (
     UnknownPlayer,
     UsageError,
 )
-from judge.engine.orderlog import Log
+from judge.engine.orderlog import Log, LogEntry
 from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import Rng
@@ -29,7 +29,6 @@ from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
-_LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
         "corrections", "log")
@@ -389,10 +388,10 @@ class Game:
 
         while i < n:
             entry = log[i]
-            m = _LOG_ENTRY.match(entry)
-            if not m:
+            parts = LogEntry.read(entry)
+            if parts is None:
                 raise GameFileError(f"log entry {i + 1} is not 'MOVE PLAYER ORDER': {entry!r}")
-            move, player, text = int(m[1]), m[2], m[3]
+            move, player, text = parts
             if move != state["move"]:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
@@ -588,8 +587,8 @@ def _log_matches_move(log: list[str], move: int) -> bool:
     simultaneous phase's secret order (those share the move number until all are in)."""
     if not log:
         return move == 1
-    m = _LOG_ENTRY.match(log[-1])
-    return bool(m) and int(m[1]) in (move - 1, move)
+    last = LogEntry.read(log[-1])
+    return last is not None and last.move in (move - 1, move)
 
 
 RECENT_CORRECTIONS = 10  # moves for which a report shows a rollback or a seat handed on

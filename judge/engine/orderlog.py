@@ -17,12 +17,35 @@ table, one TOML string a line:
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 HEADER = "\n[log]\norders = ["
 # An entry as tomli-w writes it when it needs no escape (every entry the judge writes: an
 # order line is printable and its canonical text holds no quote or backslash).
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*')
 _LINES = re.compile(r'(?:  "[^"\\\x00-\x1f\x7f]*+",\n)*+')  # possessive: nothing to backtrack
+
+
+_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+
+
+class LogEntry(NamedTuple):
+    """One entry of the log, "MOVE PLAYER TEXT": an order as the judge writes it, or (TEXT
+    "secret: ..." or "secret for round N: ...") a standing order given or cancelled. The one
+    place that reads an entry's parts."""
+
+    move: int
+    player: str
+    text: str
+
+    @classmethod
+    def read(cls, entry: str) -> "LogEntry | None":
+        """The entry's parts, or None for a line that is not "MOVE PLAYER TEXT"."""
+        m = _ENTRY.match(entry)
+        return cls(int(m[1]), m[2], m[3]) if m else None
+
+    def __str__(self) -> str:
+        return f"{self.move} {self.player} {self.text}"
 
 
 class Log:

@@ -10,17 +10,16 @@ standings (from the record's own [game_file], no replay), who held each seat whe
 deadlines, resignations, the end's time) where the record has them."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.engine import standing
 from judge.engine.errors import GameFileError
+from judge.engine.orderlog import LogEntry
 from judge.engine.ruleset import GM
 
 MAX_FILES = 100_000  # .toml files a source may hold
 UNNAMED = "a new player"  # a seat handed on without a name (judge/record/corrections.py)
-_ENTRY = re.compile(r"^(\d+) (\S+) ")
 
 
 @dataclass
@@ -144,9 +143,9 @@ def _orders(game) -> list[tuple[int, str]]:
     nor standing orders given or cancelled: the orders those carry out are logged themselves)."""
     out = []
     for entry in game.log:
-        m = _ENTRY.match(entry)
-        if m and m[2] != GM and m[2] in game.players and not standing.is_secret_entry(entry):
-            out.append((int(m[1]), m[2]))
+        parts = LogEntry.read(entry)
+        if parts and parts.player != GM and parts.player in game.players and not standing.is_secret_entry(entry):
+            out.append((parts.move, parts.player))
     return out
 
 

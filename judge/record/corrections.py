@@ -10,19 +10,16 @@ Both appear in the public record (secret undone orders as "secret order").
 """
 from __future__ import annotations
 
-import re
 
 from judge.engine.errors import LogEndsEarly, UsageError
 from judge.engine.game import NAME, Game
+from judge.engine.orderlog import LogEntry
 from judge.engine.ruleset import GM
 from judge.record.entries import public_entries
 
-_MOVE = re.compile(r"^(\d+) ")
-
-
 def _move_of(entry: str) -> int:
-    m = _MOVE.match(entry)
-    return int(m[1]) if m else 0
+    parts = LogEntry.read(entry)
+    return parts.move if parts else 0
 
 
 def check_move(game: Game, move: int) -> None:
