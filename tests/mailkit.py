@@ -87,6 +87,19 @@ def new_game(site: Site, name="g1", *, deadline=0, grace=0, remind=0, now=T0, se
     return passwords
 
 
+def send(site: Site, raw: bytes, now=T0) -> list[EmailMessage]:
+    """Deliver one message to the gateway; the mails it sent."""
+    from judge.gateway import inbox
+
+    inbox.handle(raw, site.cfg, site.outbox(), now)
+    return site.take()
+
+
+def block(player: str, password: str, *lines: str, game: str = "g1") -> str:
+    """A game block: its game and player lines, then `lines`."""
+    return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)
+
+
 def message(sender: str, body: str, subject: str = "orders", message_id: str | None = None) -> bytes:
     msg = EmailMessage()
     msg["From"] = sender

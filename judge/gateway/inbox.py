@@ -86,21 +86,22 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         log(outcome=f"ignored: an automatic message or no usable sender (not answered, against mail loops){why}")
         outbox.flush()
         return f"{msg.message_id}: ignored (automatic)"
-    if msg.problem:
-        log(outcome=f"refused: {msg.problem}")
-        body = (f"The judge cannot read your message: {msg.problem}. Nothing was changed.\n"
-                "Please send your orders as plain text, without attachments.\n")
+
+    def refuse_whole(why: str, body: str) -> str:
+        """The whole message refused before any game is read: logged, answered briefly."""
+        log(outcome=f"refused: {why}")
         outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
         outbox.flush()
-        return f"{msg.message_id}: refused ({msg.problem})"
+        return f"{msg.message_id}: refused ({why})"
+
+    if msg.problem:
+        return refuse_whole(msg.problem, f"The judge cannot read your message: {msg.problem}. Nothing was changed.\n"
+                                         "Please send your orders as plain text, without attachments.\n")
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
     if len(blocks) > MAX_BLOCKS:  # refused before any password is checked or game loaded
-        log(outcome=f"refused: {len(blocks)} blocks in one message")
-        body = (f"Your message holds {len(blocks)} game blocks; the judge reads at most {MAX_BLOCKS} in one "
-                "message. Nothing was changed.\n")
-        outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
-        outbox.flush()
-        return f"{msg.message_id}: refused ({len(blocks)} blocks)"
+        return refuse_whole(f"{len(blocks)} blocks in one message",
+                            f"Your message holds {len(blocks)} game blocks; the judge reads at most {MAX_BLOCKS} "
+                            "in one message. Nothing was changed.\n")
     hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)])
     sections = []
     if stray:

@@ -9,21 +9,12 @@ import pytest
 from judge.gateway import inbox as gateway
 from judge.engine.errors import MailError
 from judge.engine.game import Game
-from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
+from mailkit import address, block as orders, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
 
 
 @pytest.fixture
 def site(tmp_path):
     return make_site(tmp_path)
-
-
-def send(site, raw, now=T0):
-    gateway.handle(raw, site.cfg, site.outbox(), now)
-    return site.take()
-
-
-def orders(player, password, *lines, game="g1"):
-    return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)
 
 
 def test_orders_are_echoed_applied_and_the_changed_reports_go_out(site):

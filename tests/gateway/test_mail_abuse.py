@@ -12,26 +12,9 @@ from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway, parse as mailparse
 from judge.mail import mailgame, passwords
 from judge.store import gamefile
-from mailkit import GM_ADDRESS, NAMES, T0, address, make_site, message, new_game, reply, to
+from mailkit import address, block, GM_ADDRESS, message, NAMES, new_game, reply, send, T0, to
 
 MB = 1024 * 1024
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = make_site(tmp_path)
-    s.passwords = new_game(s)
-    s.take()
-    return s
-
-
-def send(site, raw, now=T0):
-    gateway.handle(raw, site.cfg, site.outbox(), now)
-    return site.take()
-
-
-def block(player, password, *lines, game="g1"):
-    return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)
 
 
 def raw_message(head: bytes, body: bytes = b"game g1\nplayer alice x\nbid\n") -> bytes:

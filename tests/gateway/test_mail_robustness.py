@@ -20,27 +20,10 @@ from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.engine.errors import MailError
 from judge.mail.passwords import hash_password
-from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
+from mailkit import address, block as orders, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
 
 H = timedelta(hours=1)
 GOLDEN = Path(__file__).parents[1] / "golden" / "files" / "2026-11-22"
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = make_site(tmp_path)
-    s.passwords = new_game(s)
-    s.take()
-    return s
-
-
-def send(site, raw, now=T0):
-    gateway.handle(raw, site.cfg, site.outbox(), now)
-    return site.take()
-
-
-def orders(player, password, *lines, game="g1"):
-    return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)
 
 
 def with_header(raw: bytes, name: str, value: bytes) -> bytes:
