@@ -48,6 +48,15 @@ class OrderError(JudgeError):
         self.line = line
         super().__init__(self.message())
 
+    def quoting(self, line: str) -> "OrderError":
+        """This refusal as a new error of the same kind and reason, quoting `line` (the whole
+        line the player wrote, where the ruleset saw only the order in it)."""
+        error = self.__class__.__new__(self.__class__)
+        error.__dict__.update(self.__dict__)
+        error.line = line
+        error.args = (error.message(),)
+        return error
+
     def message(self) -> str:
         if not self.line:
             return f"{self.kind}: {self.reason}"

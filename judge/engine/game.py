@@ -20,6 +20,7 @@ from judge.engine.errors import (
     StaleOrder,
     UnknownPlayer,
     UsageError,
+    OrderError,
 )
 from judge.engine.orderlog import Log, LogEntry
 from judge.engine.orders import Order, comment_note, order_lines, split_move
@@ -348,10 +349,9 @@ class Game:
             return Order(GM, "end", ("by", "agreement"))
         try:
             return rs.parse(state, player, body)
-        except JudgeError as e:
-            if getattr(e, "line", None) == body and body != line:
-                e.line = line
-                e.args = (e.message(),)
+        except OrderError as e:
+            if e.line == body and body != line:
+                raise e.quoting(line) from None
             raise
 
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:

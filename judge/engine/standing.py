@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
+from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderError, OrderSyntaxError
 from judge.engine.orders import Order
 from judge.engine.ruleset import GM, Ruleset
 
@@ -242,10 +242,8 @@ def _canonical(rs, view, player, body, line) -> str:
     text = " ".join(words[:-2] if every else words)
     try:
         canonical = rs.standing_parse(view, player, text) if text else None
-    except JudgeError as e:
-        e.line = line
-        e.args = (e.message(),)
-        raise
+    except OrderError as e:
+        raise e.quoting(line) from None
     if canonical is None:
         forms = "; ".join(rs.standing_forms) or "none"
         raise OrderSyntaxError(f"'{text or EVERY}' is not a standing order of {rs.name} (standing orders: {forms})", line)
