@@ -53,10 +53,11 @@ class Accepted(list):
     unjudged: list[str] = []
     revealed_by = revealed = ""
 
-    def not_judged(self) -> list[str]:
-        """One line per unjudged order, naming the order that cut the batch (public words only)."""
+    def not_judged(self, lines: list[str] | None = None) -> list[str]:
+        """One line per unjudged order (or per line of `lines`, which come after the batch), naming
+        the order that cut the batch (public words only)."""
         return [f'not judged "{line}": it comes after "{self.revealed_by}", which {self.revealed}; '
-                "send it again once you have seen the result" for line in self.unjudged]
+                "send it again once you have seen the result" for line in (self.unjudged if lines is None else lines)]
 
 
 def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> str:
@@ -213,7 +214,7 @@ class Game:
         return self._like(state, rng or self.rng)
 
     # ---- ordering -----------------------------------------------------------------------
-    def submit(self, player: str, text: str | list[str]) -> "Accepted":
+    def submit(self, player: str, text: str | list[str], *, more: bool = False) -> "Accepted":
         """Validate the orders of `player` in sequence and apply all of them, or none.
 
         No batch looks past hidden information: once an order reveals something (a card, a
@@ -223,7 +224,11 @@ class Game:
         `Accepted.unjudged`, to be sent again once the player has seen the result. New
         standing orders are still taken after that point (judged on their syntax alone).
         Standing orders are carried out after every order and standing command, but those
-        given right after an order are all given first (judge/standing.py)."""
+        given right after an order are all given first (judge/standing.py).
+
+        `more`: lines of the same message follow this batch (the mail gateway's block), so its
+        last order is watched as well; when it cuts, `Accepted.revealed` says so and the caller
+        leaves the following lines unjudged."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             raise OrderSyntaxError("no orders given")
@@ -259,7 +264,7 @@ class Game:
 
         while k < len(lines):
             line, k = lines[k], k + 1
-            watch = None if k == len(lines) or player == GM else player  # the game master sees everything
+            watch = None if (k == len(lines) and not more) or player == GM else player  # the GM sees everything
             command = self._standing_line(state, player, line, start)
             if command is not None:
                 accepted.append(command)
@@ -282,7 +287,7 @@ class Game:
                 cut = found[:2]
         self.state, self.rng = state, rng
         self.log.extend(entries)
-        if unjudged:
+        if cut[1]:
             accepted.revealed_by, accepted.revealed = cut
             accepted.unjudged = unjudged
         return accepted

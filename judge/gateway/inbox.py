@@ -301,12 +301,21 @@ class Run:
                 j = i
                 while j < len(steps) and steps[j][0] == actor and not steps[j][2]:
                     j += 1
-                self.orders(actor, [s[1] for s in steps[i:j]], i, lines)
+                more = j < len(steps) and self.who != GM  # (the game master sees everything)
+                accepted = self.orders(actor, [s[1] for s in steps[i:j]], i, lines, more)
                 i = j
+                if more and accepted is not None and accepted.revealed:
+                    # nothing after an order that revealed something is judged or answered
+                    self.echo += [f"NOT JUDGED {e[len('not judged '):]}" for e in accepted.not_judged(lines[j:])]
+                    self.cut = True
+                    break
                 continue
             i += 1
         if self.ok:  # resigned seats' turns that the lines brought, played by the bot
             selfservice.play_resigned(self.game, self.mg.m)
+        # Answers (history, report...) only for a block applied whole, from the game as saved:
+        # never from a position the block reached but did not keep.
+        self.answers = [a() if callable(a) else a for a in self.answers] if self.ok else []
 
     def step(self, line: str) -> tuple:
         """(actor, text, error): actor None is a game master's command."""
@@ -332,10 +341,12 @@ class Run:
         self.ok = False
         self.echo += entries + [f"SKIPPED {line}" for line in lines[at + len(entries):]]
 
-    def orders(self, actor: str, texts: list[str], at: int, lines: list[str]) -> None:
+    def orders(self, actor: str, texts: list[str], at: int, lines: list[str], more: bool = False):
+        """Submit one actor's consecutive lines; the Accepted orders, or None when refused.
+        `more`: lines of the block follow, which the engine's cut after the last line must stop."""
         prefix = f"as {actor}: " if self.who == GM and actor != GM else ""
-        try:
-            accepted = self.game.submit(actor, texts)  # all or none: unchanged when refused
+        try:  # all or none: unchanged when refused
+            accepted = self.game.submit(actor, texts, more=more)
         except JudgeError as e:
             done, error = [], e
             for k in range(1, len(texts)):  # which line failed, and the canonical text of those before
@@ -346,12 +357,12 @@ class Run:
                     break
             error = not_an_order(self.game, error)
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
-            return
+            return None
         prose = next((e for e in (not_an_order(self.game, NotYourTurn("", line)) for line in accepted.unjudged)
                       if isinstance(e, NotAnOrder)), None)
         if prose is not None:  # words after the orders, not judged: refused as not an order, as when judged
             self.refuse(at, [f"OK      {prefix}{o}" for o in accepted] + [f"REFUSED {prefix}{prose}"], lines)
-            return
+            return None
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
         self.cut = self.cut or bool(accepted.unjudged)
@@ -362,6 +373,7 @@ class Run:
                              else f"The game master gave a secret order for {actor}." for o in public]  # public record)
         if any(isinstance(o, standing.Command) for o in accepted):
             self.show_report = True  # the report lists the player's standing orders
+        return accepted
 
     def command(self, line: str, at: int, lines: list[str]) -> None:
         w = line.split()

@@ -102,12 +102,15 @@ def _history(run, player, args):
     from judge.record.history import moves
 
     since = _move_arg(run, args, "history", _entry(run, player).get("last_report", 1))
-    rows = [r for r in moves(run.game) if r["move"] >= since]
-    text = f"Moves since move {since} (as every player saw them):\n"
-    for r in rows:
-        text += f"  #{r['move']} " + "; ".join(r["orders"]) + "\n"
-        text += "".join(f"      {e}\n" for e in r["events"])
-    run.answers.append(text if rows else f"Nothing has happened since move {since}.")
+
+    def answer() -> str:  # (once the block is applied: Run.lines)
+        rows = [r for r in moves(run.game) if r["move"] >= since]
+        text = f"Moves since move {since} (as every player saw them):\n"
+        for r in rows:
+            text += f"  #{r['move']} " + "; ".join(r["orders"]) + "\n"
+            text += "".join(f"      {e}\n" for e in r["events"])
+        return text if rows else f"Nothing has happened since move {since}."
+    run.answers.append(answer)
 
 
 def _report(run, player, args):
@@ -115,7 +118,7 @@ def _report(run, player, args):
     from judge.engine.report import render
 
     move = _move_arg(run, args, "report", run.game.move)
-    run.answers.append(f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
+    run.answers.append(lambda: f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
 
 
 def _away(run, player, args):
