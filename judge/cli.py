@@ -477,7 +477,8 @@ def audit(
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
-    typer.echo(f"ok: seed {game.rng.seed}, setup and salt match the commitment {game.commitment}, and all "
+    key = " key," if game.rng.key else ""
+    typer.echo(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
                f"{len(game.log)} orders replay from them to the saved state: every draw came from the committed seed")
 
 
@@ -632,6 +633,8 @@ def play(
         raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
     if moves is not None and moves < 0:
         raise UsageError("--moves is a number of orders, 0 or more")
+    if seed is None:  # (a bot game: its seed alone, printed, plays it again)
+        seed = int.from_bytes(os.urandom(6), "big")
     game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
     if save is not None:
         gamefile.create(game, save)  # refused now, not after the game, when the file exists
