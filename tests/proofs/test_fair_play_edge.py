@@ -1,0 +1,289 @@
+"""Fair play and privacy at the edge: everything that leaves the judge, over the whole registry.
+
+tests/proofs/test_fair_play.py proves `Game.submit` fair and tests/proofs/test_privacy.py
+proves the views private; here the same promise is checked where the features meet, on what a
+player actually receives. At positions of random games (every position whose next order turns
+a card, rolls dice or ends a phase, and some others), two judge sites hold two games that
+differ only in what the sender may not know: the ruleset's `resample_hidden` for the sender,
+the other players' standing orders (`standing.resample`) and another generator future. Then
+the same input goes to both:
+
+- whole mail messages through the gateway (`inbox.handle`): the sender's orders mixed with
+  every self-service line and game-master line, in every position, lines after a revealing
+  order, blocks refused at their last line;
+- `judge order` and `judge bot` (with --config: the reports mailed, the archive committed);
+- `judge tick` after a deadline (the missed orders of the late players).
+
+Every mail the judge sends to the sender, the exit code and what the command prints, and the
+archive's new commit (its message and the record) must be byte for byte the same in both
+worlds, unless the input was applied and the sender's own view after it differs (something
+was revealed to them): then only what the answer says of the input (each line's OK, REFUSED
+or NOT JUDGED and the outcome) must be the same, and the archive may differ only when the
+public view differs.
+
+JUDGE_EDGE_GAMES (default 1) sets the games per ruleset (each game another option set and
+player count, in turn); JUDGE_EDGE_POSITIONS (default 3) the positions checked per game;
+JUDGE_EDGE_BLOCKS (default 6) the mail blocks tried per player and position."""
+from __future__ import annotations
+
+import json
+import mailbox
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from judge.change import unit
+from judge.cli import app
+from judge.engine.errors import JudgeError
+from judge.engine.game import Game
+from judge.engine.rng import Rng
+from judge.engine.ruleset import GM
+from judge.gateway import inbox
+from judge.mail import mailgame, passwords
+from judge.record import archive
+from judge.store import config, gamefile
+
+from registry import configs, every_name, many, positions, redrawn
+
+GAMES = many("JUDGE_EDGE_GAMES", 1)
+POSITIONS = many("JUDGE_EDGE_POSITIONS", 3)
+BLOCKS = many("JUDGE_EDGE_BLOCKS", 6)
+EVERY = 37  # orders between the positions that are not at an edge
+T0 = datetime(2026, 5, 4, 12, 0, tzinfo=timezone.utc)
+JUDGE, GM_ADDRESS = "judge@judge.test", "gm@judge.test"
+# What a player may write besides orders: every self-service line, and the game master's lines
+# (judged as orders when a player writes them), and a line that is nothing at all.
+SERVICE = ["history", "history 1", "report", "report 1", "help", "rules", "standing", "cancel",
+           "press all good luck", "press {other} shall we?", "away until 2026-05-09", "back",
+           "propose end", "agree end", "set mail turn", "set zone Europe/Berlin",
+           "status", "pause", "absent {other}", "set press anon", "as {other} pass", "zzz"]
+
+
+def address(player: str) -> str:
+    return f"{player.lower()}@players.test"
+
+
+@dataclass
+class Seen:
+    """What one world shows the sender of one input."""
+
+    said: str  # what the answer says of the input (echo and outcome; a command's exit code and words)
+    mails: list  # every mail to the sender: (subject, body)
+    commit: tuple  # the archive's new commit: (message, record), or () for none
+    applied: bool
+    view: str  # the sender's view after the input (JSON)
+    public: str  # the public view after it
+
+
+class World:
+    """A judge site (Maildir outbox, git archive) holding one game, `g`."""
+
+    def __init__(self, root: Path):
+        (root / "games").mkdir(parents=True)
+        subprocess.run(["git", "init", "-q", str(root / "archive")], check=True)
+        subprocess.run(["git", "-C", str(root / "archive"), "config", "user.email", "edge@judge.test"], check=True)
+        subprocess.run(["git", "-C", str(root / "archive"), "config", "user.name", "edge"], check=True)
+        self.config = root / "judge.toml"
+        self.config.write_text(f'address = "{JUDGE}"\ngm = "{GM_ADDRESS}"\ngames = "games"\n'
+                               '[maildir]\npath = "outbox"\n[archive]\ngit = "archive"\n')
+        self.config.chmod(0o600)
+        self.cfg = config.load(self.config)
+        self.path = self.cfg.games / "g.toml"
+        self.outbox = root / "outbox"
+
+    def place(self, game: Game) -> None:
+        """The game at the position to try, committed to the archive; no mail waiting."""
+        gamefile.save(game, self.path)
+        archive.commit(game, "g", self.cfg.archive)
+        self._mails()
+
+    def _mails(self) -> list[EmailMessage]:
+        box = mailbox.Maildir(str(self.outbox), create=True)
+        out = []
+        for key in sorted(box.keys()):
+            out.append(message_from_bytes(box.get_bytes(key), policy=policy.default))
+            box.remove(key)
+        return out
+
+    def _head(self) -> tuple[str, str]:
+        done = subprocess.run(["git", "-C", str(self.cfg.archive), "log", "-1", "--format=%H%n%B"],
+                              capture_output=True, text=True, check=True).stdout
+        return tuple(done.split("\n", 1))
+
+    def seen(self, who: str, said: str, applied: bool, head: tuple) -> Seen:
+        mails = sorted((str(m["Subject"]), m.get_content()) for m in self._mails() if m["To"] == address(who))
+        now = self._head()
+        commit = () if now[0] == head[0] else (now[1], (self.cfg.archive / self._where()).read_text())
+        game = gamefile.load(self.path)
+        return Seen(said, mails, commit, applied, _json(game.view(who)), _json(game.view(None)))
+
+    def _where(self) -> str:
+        return f"{gamefile.load(self.path).ruleset.name}/g.toml"
+
+    def mail(self, who: str, password: str, lines: list[str], message_id: str) -> Seen:
+        head = self._head()
+        body = f"game g\nplayer {who} {password}\n" + "".join(f"{line}\n" for line in lines)
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = address(who), JUDGE, "orders", message_id
+        msg.set_content(body)
+        box = open_box(self.cfg)
+        try:
+            inbox.handle(bytes(msg), self.cfg, box, T0)
+        finally:
+            box.close()
+        seen = self.seen(who, "", False, head)
+        reply = next(b for s, b in seen.mails if s.startswith("Re:"))
+        said = reply.split("\nmove ")[0]
+        applied = "Nothing was applied" not in said and "Nothing to apply" not in said
+        return Seen(said, seen.mails, seen.commit, applied, seen.view, seen.public)
+
+    def command(self, who: str, *args: str) -> Seen:
+        head, before = self._head(), self.path.read_bytes()
+        result = CliRunner().invoke(app, [*args, "--config", str(self.config)])
+        said = f"exit {result.exit_code}\n" + result.output.split("\nmove ")[0]
+        return self.seen(who, said, self.path.read_bytes() != before, head)
+
+
+def open_box(cfg):
+    from judge.mail.outbox import open_outbox
+
+    return open_outbox(cfg)
+
+
+def _json(view: dict) -> str:
+    return json.dumps(view, sort_keys=True, ensure_ascii=False)
+
+
+def difference(a: Seen, b: Seen) -> str:
+    """Where the sender could tell the two worlds apart, or ""."""
+    if a.said != b.said:
+        return f"the answer differs:\n{a.said}\n--- with other hidden facts ---\n{b.said}"
+    if a.applied != b.applied:
+        return "applied in one world only"
+    if not a.applied or a.view == b.view:
+        if a.mails != b.mails:
+            x, y = next(((x, y) for x, y in zip(a.mails, b.mails) if x != y), ((len(a.mails),), (len(b.mails),)))
+            return f"a mail to the sender differs:\n{_first_difference(chr(10).join(map(str, x)), chr(10).join(map(str, y)))}"
+    if (not a.applied or a.public == b.public) and a.commit != b.commit:
+        return f"the archive's commit differs:\n{_first_difference(chr(10).join(a.commit), chr(10).join(b.commit))}"
+    return ""
+
+
+def _first_difference(a: str, b: str) -> str:
+    for x, y in zip(a.splitlines(), b.splitlines()):
+        if x != y:
+            return f"  here:      {x}\n  elsewhere: {y}"
+    return f"  (one is longer)\n{a[-400:]}\n---\n{b[-400:]}"
+
+
+def blocks(game: Game, player: str, vocabulary: list[str], rng: Rng) -> list[list[str]]:
+    """Mail blocks `player` might send: an order (the first of a few of their legal orders, or a
+    guess) with a self-service or game-master line before it, after it, between it and another
+    order (what would be legal after it, or a guess), and before a refused last line."""
+    other = next(p for p in game.players if p != player)
+    service = [s.format(other=other) for s in SERVICE]
+    legal = game.view(player)["orders"] if player in game.awaiting() else []
+    out = []
+    for _ in range(BLOCKS):
+        first = rng.choice(legal) if legal and rng.below(5) else rng.choice(vocabulary)
+        trial = game.copy()
+        try:
+            trial.submit(player, [first])
+            after = trial.view(player)["orders"] if not trial.is_over() else []
+        except JudgeError:
+            after = []
+        then = rng.choice(after) if after and rng.below(2) else rng.choice(vocabulary)
+        s = rng.choice(service)
+        out.append(rng.choice([[first, s], [first, s, then], [first, s, "zzz"], [s, first, "zzz"],
+                               [first, then, s], [s, first], [first, s, s, then]]))
+    return out
+
+
+def edge_positions(config, seed: int):
+    """At most POSITIONS positions of a random game, edges first come first served."""
+    taken = 0
+    for game, vocabulary, edge in positions(config, seed, EVERY):
+        if edge or taken < POSITIONS // 3:
+            yield game, sorted(vocabulary)
+            taken += 1
+            if taken >= POSITIONS:
+                return
+
+
+def the_configs(name: str) -> list:
+    mine = [c for c in configs() if c[0] == name]
+    return [mine[k % len(mine)] for k in range(GAMES)]
+
+
+def mail_game(game: Game) -> tuple[Game, dict]:
+    """A copy of `game` played by mail, with a deadline that has passed at T0."""
+    game = game.copy()
+    pw = mailgame.enable(game, {p: address(p) for p in game.players}, [], 1, 0, 0, T0 - timedelta(hours=2))
+    return game, pw
+
+
+def unfair(name: str, tmp_path: Path) -> list[str]:
+    here, there = World(tmp_path / "here"), World(tmp_path / "there")
+    found, count = [], 0
+
+    def compare(what: str, real: Game, other: Game, run) -> bool:
+        nonlocal count
+        count += 1
+        here.place(real)
+        there.place(other)
+        problem = difference(run(here), run(there))
+        if problem:
+            found.append(f"{what}: {problem}")
+        return bool(problem)
+
+    for k, config in enumerate(the_configs(name)):
+        for game, vocabulary in edge_positions(config, k):
+            game, pw = mail_game(game)
+            rng = Rng(k * 1000 + game.move)
+            where = f"{name} {config[1]}p {config[2]} seed {k} move {game.move}"
+            for player in game.players:
+                other = redrawn(game, player, k * 100 + game.move)
+                for n, lines in enumerate(blocks(game, player, vocabulary, rng)):
+                    mid = f"<{game.move}.{player}.{n}@players.test>"
+                    if compare(f"{where}: {player} mails {lines}", game, other,
+                               lambda w: w.mail(player, pw[player], lines, mid)):
+                        return found
+                if player in game.awaiting():
+                    lines = blocks(game, player, vocabulary, rng)[0]
+                    orders = [line for line in lines if line.split()[0] not in ("press", "away", "set", "as")]
+                    if compare(f"{where}: judge order --as {player} {orders}", game, other,
+                               lambda w: w.command(player, "order", str(w.path), "--as", player, *orders)):
+                        return found
+                    if compare(f"{where}: judge bot --as {player}", game, other,
+                               lambda w: w.command(player, "bot", str(w.path), "--as", player)):
+                        return found
+            watcher = rng.choice(game.players)
+            other = redrawn(game, watcher, k * 100 + game.move + 1)
+            if compare(f"{where}: judge tick, as {watcher} sees it", game, other,
+                       lambda w: w.command(watcher, "tick", "--now", T0.isoformat())):
+                return found
+    assert count, "nothing was tried"
+    return found
+
+
+class Frozen(datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return T0
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes_and_a_still_clock(monkeypatch):
+    monkeypatch.setattr(passwords, "N", 2**4)  # (no password is guessed here)
+    monkeypatch.setattr(unit, "datetime", Frozen)  # judge order and bot: both worlds at one time
+
+
+@pytest.mark.parametrize("name", every_name())
+def test_nothing_that_leaves_the_judge_depends_on_what_the_sender_may_not_know(name, tmp_path):
+    assert unfair(name, tmp_path) == []
