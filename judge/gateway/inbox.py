@@ -61,7 +61,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     everything is saved) when its mail must wait in the outbox for a later run."""
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
-    reply_key = message_key(msg.message_id)
+    reply_key = message_key(msg.message_id, sender=msg.sender)
     if msg.automatic or msg.sender == cfg.address:
         if bounces.is_bounce(raw, msg.sender):
             outcome, note = bounces.report(raw, cfg, msg.subject)
@@ -181,7 +181,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                outcome="refused: unknown game")
         return f"{head}: there is no game called '{block.game}' on this judge. Nothing was changed.", 0
     log = partial(record, journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=block.player)
-    key = message_key(msg.message_id, nth)
+    key = message_key(msg.message_id, nth, msg.sender)
     try:
         with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
             mg = MailGame(change.game, block.game)
@@ -192,7 +192,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             # A message delivered again gets its first answer, though its password may have
             # changed since (by this very message): the answer goes to the address it went to.
             named = mg.named(block.player)
-            if mg.seen(key) and mg.from_registered(cfg, named, msg.sender):
+            if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
                 change.discard()
                 log(outcome="duplicate: handled before, its answer sent again")
                 return kept_reply(cfg, block.game, key, named) or (
@@ -207,7 +207,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
             change.watch()
-            run = Run(change.game.copy(), block.game, who, cfg, now=now)
+            run = Run(change.game.copy(), block.game, who, cfg, now=now, hide=hide)
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             if run.ok:
@@ -222,7 +222,10 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        return text, len(change.sent)
+        sent = len(change.sent)
+        if change.game.meta["mail"].get("press_pending"):  # (also what a crash left waiting)
+            sent += selfservice.deliver_anonymous_press(path, block.game, cfg, outbox, now)
+        return text, sent
     except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
         raise HostError(f"game {block.game}: {e}") from None
 
@@ -272,11 +275,13 @@ class Run:
     cut: bool = False  # lines left unjudged after an order that revealed hidden information
     now: datetime | None = None
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
+    hide: object = None  # hides the message's passwords in a text (hide_passwords)
 
     def __post_init__(self):
         self.start_move = self.game.move
         self.mg = MailGame(self.game, self.name)
         self.now = self.now or datetime.now(timezone.utc)
+        self.hide = self.hide or (lambda text: text)
 
     def outcome(self) -> str:
         if not self.ok:
