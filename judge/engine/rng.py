@@ -30,7 +30,10 @@ class Rng:
         return Rng(self.seed, draws, self.key)
 
     def _next64(self) -> int:
-        digest = blake2b(b"%d:%d" % (self.seed, self.draws), digest_size=8, key=self._key).digest()
+        if self._key:  # BLAKE2b's own keyed mode (one more block hashed a draw: about 0.4 us)
+            digest = blake2b(b"%d:%d" % (self.seed, self.draws), digest_size=8, key=self._key).digest()
+        else:
+            digest = blake2b(b"%d:%d" % (self.seed, self.draws), digest_size=8).digest()
         self.draws += 1
         return int.from_bytes(digest, "big")
 
