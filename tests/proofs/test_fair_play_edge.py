@@ -142,7 +142,8 @@ class World:
         finally:
             box.close()
         seen = self.seen(who, "", head)
-        seen.said = next(b for s, b in seen.mails if s.startswith("Re:")).split("\nmove ")[0]
+        reply = next(b for s, b in seen.mails if s.startswith("Re:"))
+        seen.said = reply.split("\n\n")[0].split("\nmove ")[0]  # each line's echo and the outcome
         return seen
 
     def command(self, who: str, *args: str, printed: bool = True) -> Seen:
