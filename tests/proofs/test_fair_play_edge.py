@@ -40,7 +40,7 @@ from typer.testing import CliRunner
 
 from judge.change import unit
 from judge.cli import app
-from judge.engine import standing
+from judge.engine import ruleset as registry, standing
 from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
@@ -257,62 +257,72 @@ def mail_game(game: Game) -> tuple[Game, dict]:
 NOT_REACHABLE = ("does not replay", "the standing orders give")
 
 
-def unfair(name: str, tmp_path: Path) -> list[str]:
-    here, there = World(tmp_path / "here"), World(tmp_path / "there")
-    found, count, skipped = [], 0, 0
+class Edge:
+    """Two judge sites, the inputs tried at positions, and what told the worlds apart."""
 
-    def compare(what: str, real: Game, other: Game, run) -> bool:
-        nonlocal count, skipped
-        count += 1
-        here.place(real)
-        there.place(other)
-        seen = run(here)
+    def __init__(self, root: Path):
+        self.here, self.there = World(root / "here"), World(root / "there")
+        self.found, self.count, self.skipped = [], 0, 0
+
+    def compare(self, what: str, real: Game, other: Game, run) -> bool:
+        self.count += 1
+        self.here.place(real)
+        self.there.place(other)
+        seen = run(self.here)
         try:
-            elsewhere_seen = run(there)
+            elsewhere_seen = run(self.there)
         except JudgeError as e:
             if not any(words in str(e) for words in NOT_REACHABLE):
                 raise
-            skipped += 1
+            self.skipped += 1
             return False
         if any(words in elsewhere_seen.printed and words not in seen.printed for words in NOT_REACHABLE):
-            skipped += 1
+            self.skipped += 1
             return False
         problem = difference(seen, elsewhere_seen)
         if problem:
-            found.append(f"{what}: {problem}")
+            self.found.append(f"{what}: {problem}")
         return bool(problem)
 
+    def check(self, game: Game, vocabulary: list[str], seed: int, where: str) -> bool:
+        """Every input at this position, for each player as the sender; True once one told the
+        worlds apart (in `found`)."""
+        game, pw = mail_game(game)
+        rng = Rng(seed * 1000 + game.move)
+        for player in game.players:
+            other = elsewhere(game, player, seed * 100 + game.move)
+            if render(other.view(player)) != render(game.view(player)):  # (test_privacy.py's proof)
+                self.found.append(f"{where}: {player}'s report already tells the two worlds apart:\n"
+                                  + _first_difference(render(game.view(player)), render(other.view(player))))
+                return True
+            for n, lines in enumerate(blocks(game, player, vocabulary, rng)):
+                mid = f"<{game.move}.{player}.{n}@players.test>"
+                if self.compare(f"{where}: {player} mails {lines}", game, other,
+                                lambda w: w.mail(player, pw[player], lines, mid)):
+                    return True
+            if player in game.awaiting():
+                lines = blocks(game, player, vocabulary, rng)[0]
+                orders = [line for line in lines if line.split()[0] not in ("press", "away", "set", "as")]
+                if self.compare(f"{where}: judge order --as {player} {orders}", game, other,
+                                lambda w: w.command(player, "order", str(w.path), "--as", player, *orders)):
+                    return True
+                if self.compare(f"{where}: judge bot --as {player}", game, other,
+                                lambda w: w.command(player, "bot", str(w.path), "--as", player)):
+                    return True
+        watcher = rng.choice(game.players)
+        other = elsewhere(game, watcher, seed * 100 + game.move + 1)
+        return self.compare(f"{where}: judge tick, as {watcher} sees it", game, other,
+                            lambda w: w.command(watcher, "tick", "--now", T0.isoformat(), printed=False))
+
+
+def unfair(name: str, tmp_path: Path) -> list[str]:
+    edge = Edge(tmp_path)
     for k, config in enumerate(the_configs(name)):
         for game, vocabulary in edge_positions(config, k):
-            game, pw = mail_game(game)
-            rng = Rng(k * 1000 + game.move)
-            where = f"{name} {config[1]}p {config[2]} seed {k} move {game.move}"
-            for player in game.players:
-                other = elsewhere(game, player, k * 100 + game.move)
-                if render(other.view(player)) != render(game.view(player)):  # (test_privacy.py's proof)
-                    found.append(f"{where}: {player}'s report already tells the two worlds apart")
-                    return found
-                for n, lines in enumerate(blocks(game, player, vocabulary, rng)):
-                    mid = f"<{game.move}.{player}.{n}@players.test>"
-                    if compare(f"{where}: {player} mails {lines}", game, other,
-                               lambda w: w.mail(player, pw[player], lines, mid)):
-                        return found
-                if player in game.awaiting():
-                    lines = blocks(game, player, vocabulary, rng)[0]
-                    orders = [line for line in lines if line.split()[0] not in ("press", "away", "set", "as")]
-                    if compare(f"{where}: judge order --as {player} {orders}", game, other,
-                               lambda w: w.command(player, "order", str(w.path), "--as", player, *orders)):
-                        return found
-                    if compare(f"{where}: judge bot --as {player}", game, other,
-                               lambda w: w.command(player, "bot", str(w.path), "--as", player)):
-                        return found
-            watcher = rng.choice(game.players)
-            other = elsewhere(game, watcher, k * 100 + game.move + 1)
-            if compare(f"{where}: judge tick, as {watcher} sees it", game, other,
-                       lambda w: w.command(watcher, "tick", "--now", T0.isoformat(), printed=False)):
-                return found
-    assert count and skipped <= count // 4, f"{count} inputs tried, {skipped} skipped"
-    return found
+            if edge.check(game, vocabulary, k, f"{name} {config[1]}p {config[2]} seed {k} move {game.move}"):
+                return edge.found
+    assert edge.count and edge.skipped <= edge.count // 4, f"{edge.count} inputs tried, {edge.skipped} skipped"
+    return edge.found
 
 
 class Frozen(datetime):
@@ -330,3 +340,33 @@ def cheap_hashes_and_a_still_clock(monkeypatch):
 @pytest.mark.parametrize("name", every_name())
 def test_nothing_that_leaves_the_judge_depends_on_what_the_sender_may_not_know(name, tmp_path):
     assert unfair(name, tmp_path) == []
+
+
+# ---- the proof catches what it was written for ---------------------------------------------------
+def nile_nearly_out(game: Game) -> None:
+    """rumors: Nile's board 8 of 10 (shorts of 1 or 2 fit), one token in its supply, alice and
+    carol hold none, bob the other 21: 20 on his multiplier board, 1 in his discard."""
+    s = game.state
+    for p in game.players:
+        s["players"][p]["holdings"]["Nile"] = s["players"][p]["uncancelled"]["Nile"] = 0
+        s["players"][p]["discards"]["Nile"] = 0
+    s["players"]["bob"]["holdings"]["Nile"], s["players"]["bob"]["discards"]["Nile"] = (1 << 20) - 1, 1
+    s["companies"]["Nile"].update(filled=8, supply=1)
+    game.ruleset.check(s)
+
+
+@pytest.mark.skipif(registry.get("rumors").version < 3,
+                    reason="rumors version 3 (issue 23, item 3) redraws the multiplier totals in resample_hidden")
+def test_the_edge_proof_catches_a_short_refused_on_what_lies_behind_a_screen(tmp_path):
+    """Issue 23, item 3 reverted: rumors version 2 refused a short the supply and every discard
+    could not cover, so alice's orders told her how bob's tokens lay behind his screen."""
+    edge, caught = Edge(tmp_path), 0
+    for seed in range(12):
+        game = Game.new("rumors", ["alice", "bob", "carol"], seed=1, salt="0" * 32,
+                        setup={"companies": ["Edison", "Nile", "Gazillioon"], "first_player": "alice"})
+        game.ruleset = game.ruleset.at_version(2)
+        game = game.replay()
+        nile_nearly_out(game)
+        vocabulary = sorted({*game.view("alice")["orders"], "short Nile 1", "short Nile 2", "pass"})
+        caught += edge.check(game, vocabulary, seed, f"rumors version 2, redraw {seed}")
+    assert caught >= 6, edge.found
