@@ -12,7 +12,12 @@
    median ratio and the middle half of them. Targets: new, order, status, show <= 1.3x;
    verify <= 1.5x at 5,000 orders.
 2. Engine cost per order: replaying (and submitting, one line at a time) a long bot game of every ruleset.
-3. `judge simulate` games per second (sensible bots, whole command); with `--against DIR` (say
+3. The static site (`judge site`, `[archive] site`): building the site of one finished game
+   of each ruleset (its longest bot game found), and the per-change rebuild (`judge order`
+   with `[archive] git` and `site` against the same with `git` alone: the difference is the
+   site's work), both as ratios to `judge show` of the same game. Target: the per-change
+   rebuild at most 3x one `judge show`.
+4. `judge simulate` games per second (sensible bots, whole command); with `--against DIR` (say
    `git worktree add DIR COMMIT`), also how much faster than that checkout, as paired ratios
    of CPU time, and whether both print the same summaries.
 
@@ -254,6 +259,75 @@ def engine(runs: int, names: list[str]) -> None:
         print(f"| {rs.name} | {len(game.players)} | {opts} | {len(game.log)} | {replay * 1e6:.1f} | {submit * 1e6:.1f} |")
 
 
+# ---- site ----------------------------------------------------------------------------------
+def site(runs: int, names: list[str]) -> None:
+    compileall.compile_dir(Path(__file__).resolve().parent.parent / "judge", quiet=1)
+    judge = shutil.which("judge", path=str(Path(sys.executable).parent)) or "judge"
+    print(f"\n## The static site: ratio to `judge show` of the same game (median of {runs}; middle half in brackets)\n")
+    print("| ruleset | logged orders | judge show | judge site (one finished game) | per-change rebuild (order with site - order without) |")
+    print("|---|---|---|---|---|")
+    worst = 0.0
+    for name in names:
+        rs = ruleset.get(name)
+        _, config = long_games(rs)[0]
+        whole = play(rs, config)
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            done = d / "done.toml"
+            gamefile.create(whole, done)
+            running = play(rs, config, moves=len(whole.log) - 1)  # one order before its end
+            who = running.awaiting()[0]
+            order = bots.choose(running, who)
+            as_ = ["--gm"] if who == GM else ["--as", who]
+            shows, sites, changes = [], [], []
+            setups = {}
+            for kind in ("plain", "site"):
+                base = d / kind
+                base.mkdir()
+                subprocess.run(["git", "init", "-q", str(base / "archive")], check=True)
+                (base / "judge.toml").write_text('address = "judge@example.org"\ngm = "gm@example.org"\ngames = "."\n'
+                                                 '[maildir]\npath = "out"\n[archive]\ngit = "archive"\n'
+                                                 + ('site = "archive/site"\n' if kind == "site" else ""))
+                pristine = base / "pristine.toml"
+                gamefile.create(running, pristine)
+                path = base / "g.toml"
+                shutil.copyfile(pristine, path)
+                cfg = ["--config", str(base / "judge.toml")]
+                # the archive (and site) as they stand before the last order: made once, untimed
+                subprocess.run([judge, "archive", str(path), "--git", str(base / "archive")], check=True, capture_output=True)
+                if kind == "site":
+                    from judge.site import build as site_build
+                    from judge.store import config as configs
+
+                    c = configs.load(base / "judge.toml")
+                    assert site_build.update(c.site, gamefile.load(path), path, c.archive) == ""
+                subprocess.run(["git", "-C", str(base / "archive"), "add", "-A"], check=True)
+                subprocess.run(["git", "-C", str(base / "archive"), "-c", "user.name=b", "-c", "user.email=b@b",
+                                "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+                head = subprocess.run(["git", "-C", str(base / "archive"), "rev-parse", "HEAD"], capture_output=True,
+                                      text=True, check=True).stdout.strip()
+
+                def reset(base=base, pristine=pristine, path=path, head=head):
+                    shutil.copyfile(pristine, path)
+                    subprocess.run(["git", "-C", str(base / "archive"), "reset", "-q", "--hard", head], check=True)
+                setups[kind] = ([judge, "order", str(path), *as_, order, *cfg], reset)
+            for i in range(runs + 1):
+                show = run([judge, "show", str(done)])[0]
+                out = d / "site-out"
+                built = run([judge, "site", str(done), str(out)], lambda out=out: shutil.rmtree(out, ignore_errors=True))[0]
+                plain = run(*setups["plain"])[0]
+                with_site = run(*setups["site"])[0]
+                if i == 0:
+                    continue
+                shows.append(show)
+                sites.append(built / show)
+                changes.append((with_site - plain) / show)
+            worst = max(worst, statistics.median(changes))
+            print(f"| {name} | {len(whole.log)} | {statistics.median(shows) * 1000:.0f} ms | {cell(sorted(sites))} | "
+                  f"{cell(sorted(changes))} |", flush=True)
+    print(f"\nWorst median per-change rebuild: {worst:.2f}x one judge show (target <= 3)")
+
+
 # ---- simulate ------------------------------------------------------------------------------
 def simulate(games: int, names: list[str], against: str = "", pairs: int = 3) -> None:
     """Games per second; with `against` (another checkout of the judge, run with the same
@@ -311,7 +385,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=11, help="pairs per command")
     ap.add_argument("--games", type=int, default=100, help="games per ruleset for simulate")
     ap.add_argument("--lengths", default="100,1000,5000", help="logged orders of the game files")
-    ap.add_argument("--only", default="cli,engine,simulate")
+    ap.add_argument("--only", default="cli,engine,site,simulate")
     ap.add_argument("--rulesets", default=",".join(rs.name for rs in ruleset.every()))
     ap.add_argument("--against", default="", help="another checkout: simulate compared with it (paired CPU time)")
     args = ap.parse_args()
@@ -322,6 +396,8 @@ def main() -> None:
         cli(args.runs, [int(n) for n in args.lengths.split(",")], names)
     if "engine" in only:
         engine(args.runs, names)
+    if "site" in only:
+        site(args.runs, names)
     if "simulate" in only:
         simulate(args.games, names, args.against)
 

@@ -1,13 +1,16 @@
 #!/bin/bash
-# A mail game played through a real Postfix and procmail, set up as docs/mail.md says: the
-# ~/.procmailrc, ~/.forward and crontab lines are taken from docs/mail.md itself (the blocks
-# marked <!-- file: ... -->), so what is shown to work is what the guide says, word for word.
+# A mail game played through a real Postfix and procmail, on a host set up as docs/mail.md says:
+# its shell blocks marked <!-- host: NAME --> are run as they stand, in order (this script
+# gives the settings block's values: everything at localhost), with the ~/.procmailrc,
+# ~/.forward and crontab lines of its <!-- file: NAME --> blocks; a block missing, unknown
+# or failing fails the script. So what is shown to work is what the guide says, word for word.
 #
 # Run as root on a Debian 12 host (or container) that may be given Postfix:
 #     bench/postfix_procmail.sh
-# It installs Postfix and procmail from Debian, makes the users judge (in /srv/judge), gm,
-# alice, bob, carol and watcher, configures Postfix for this host only (loopback, no mail to
-# other hosts), installs this repository into /srv/judge/.venv, creates a game, and plays it
+# Following the guide it installs Postfix, procmail and cron from Debian, makes the judge user
+# (in /srv/judge), installs this repository into /srv/judge/.venv, writes judge.toml, the
+# recipe and the crontab; on its own it keeps Postfix to this host (loopback, no mail to other
+# hosts), makes the users gm, alice, bob, carol and watcher, creates a game, and plays it
 # by mail: every order is sent with sendmail as the player, in the reply style of a real mail
 # client, delivered by Postfix to procmail to `judge mail`, and the judge's answer must arrive
 # in the player's mailbox. Then it makes `judge mail` fail (judge.toml unreadable), shows that
@@ -28,12 +31,17 @@ wait_for() {  # SECONDS COMMAND...: until COMMAND succeeds
     for _ in $(seq "$tries"); do "$@" && return 0; sleep 0.2; done
     echo "FAILED: timed out waiting for: $*"; exit 1
 }
-doc_block() {  # the fenced block after <!-- file: NAME --> in docs/mail.md
-    awk -v want="<!-- file: $1 -->" '
+doc_block() {  # KIND NAME: the fenced block after <!-- KIND: NAME --> in docs/mail.md (fails when none)
+    local text
+    text=$(awk -v want="<!-- $1: $2 -->" '
         $0 == want {found = 1; next}
         found && /^```/ {if (inside) exit; inside = 1; next}
-        inside {print}' "$REPO/docs/mail.md"
+        inside {print}' "$REPO/docs/mail.md")
+    [ -n "$text" ] || { echo "FAILED: no block <!-- $1: $2 --> in docs/mail.md" >&2; exit 1; }
+    printf '%s\n' "$text"
 }
+host_block() { doc_block host "$1"; }
+host_blocks() { sed -nE 's/^<!-- host: (.*) -->$/\1/p' "$REPO/docs/mail.md" | xargs; }
 as() { local user=$1; shift; runuser -u "$user" -- "$@"; }
 judge() { as judge "$JUDGE" "$@"; }
 MBOX=$(mktemp --suffix=.py); chmod 644 "$MBOX"
@@ -60,54 +68,50 @@ moved() { [ "$(move_now "$1")" -gt "$2" ]; }
 deferrals() { grep -c "status=deferred" "$LOG" || true; }
 more_deferrals() { [ "$(deferrals)" -gt "$1" ]; }
 
-step "install Postfix and procmail from Debian"
+step "a host from nothing, as docs/mail.md says: its <!-- host: NAME --> blocks, run as they stand"
+# this script's values for the doc's settings (a host of its own: everything at localhost)
+DOMAIN=localhost GM=gm@localhost JUDGE_SRC=$REPO
+# Postfix for this host only, before and after the doc's own settings: no mail to other hosts
 echo "postfix postfix/main_mailer_type select Local only" | debconf-set-selections
 echo "postfix postfix/mailname string localhost" | debconf-set-selections
-apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postfix procmail >/dev/null
-dpkg-query -W -f='${Package} ${Version}\n' postfix procmail
-
-step "Postfix for this host only: loopback, local delivery through procmail, no other hosts"
-postconf -e "inet_interfaces = loopback-only" "inet_protocols = ipv4" "myhostname = localhost" \
-    "mydestination = localhost" "mynetworks = 127.0.0.0/8" "maillog_file = $LOG" \
-    'mailbox_command = procmail -a "$EXTENSION"' \
-    "default_transport = error:this host delivers locally only" \
-    "relay_transport = error:this host delivers locally only"
-postfix stop >/dev/null 2>&1 || true
+safe() {
+    postconf -e "inet_interfaces = loopback-only" "inet_protocols = ipv4" "mynetworks = 127.0.0.0/8" \
+        "maillog_file = $LOG" "default_transport = error:this host delivers locally only" \
+        "relay_transport = error:this host delivers locally only"
+}
+command -v postconf >/dev/null && safe
+id judge >/dev/null 2>&1 && ! id -Gn judge | grep -qw judge && userdel judge  # an earlier run's user
+rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J/.judge-host-problem" "$J/procmail.log"
+HOSTDIR=$(mktemp -d); cd "$HOSTDIR"
+doc_block file "~/.procmailrc" > procmailrc
+doc_block file crontab | sed "s/^MAILTO=.*/MAILTO=$GM/" > crontab   # the game master's address, as the doc says
+want=(settings packages postfix user config mail)
+names=$(host_blocks)
+[ "$names" = "${want[*]}" ] || { echo "FAILED: docs/mail.md's host blocks are '$names', this script runs '${want[*]}'"; exit 1; }
+for name in "${want[@]}"; do
+    echo "-- docs/mail.md, host: $name"
+    if [ "$name" = settings ]; then
+        host_block settings | sed 's/^/   (yours) /'
+        host_block settings | grep -qE '^DOMAIN=.*' || { echo "FAILED: no DOMAIN in the settings"; exit 1; }
+        continue
+    fi
+    host_block "$name" | sed 's/^/   /'
+    ( set -e; DOMAIN=$DOMAIN GM=$GM JUDGE_SRC=$JUDGE_SRC; eval "$(host_block "$name")" ) > "$HOSTDIR/$name.out" 2>&1 \
+        || { tail -20 "$HOSTDIR/$name.out"; echo "FAILED: docs/mail.md's host block '$name'"; exit 1; }
+    [ "$name" = packages ] && safe
+done
+safe; postfix reload >/dev/null 2>&1 || postfix start
 : > "$LOG"
-postfix start 2>&1 | tail -1
-postconf -h mail_version inet_interfaces mailbox_command
-
-step "users: judge (the judge's mailbox and games), gm, the players, an observer"
-for u in judge gm alice bob carol watcher; do
-    home=/home/$u; [ "$u" = judge ] && home=$J
-    id "$u" >/dev/null 2>&1 || useradd -m -d "$home" -s /bin/bash "$u"
+cd "$REPO"
+dpkg-query -W -f='${Package} ${Version}\n' postfix procmail cron
+postconf -h mail_version myhostname myorigin mailbox_command
+for u in gm alice bob carol watcher; do
+    id "$u" >/dev/null 2>&1 || useradd -m -s /bin/bash "$u"
     rm -f "/var/mail/$u"
 done
-
-step "install the judge into $J/.venv and write judge.toml"
-rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J/.judge-host-problem"
-/usr/bin/python3 -m venv "$J/.venv"
-"$J/.venv/bin/pip" install -q "$REPO" 2>&1 | grep -v "^WARNING: Location" || true
-install -d -o judge -g judge -m 755 "$J/games"
-cat > "$J/judge.toml" <<'TOML'
-address = "judge@localhost"
-gm = "gm@localhost"
-games = "games"
-[smtp]
-host = "127.0.0.1"
-port = 25
-TOML
-chown judge:judge "$J/judge.toml"; chmod 600 "$J/judge.toml"
-
-step "the judge user's ~/.procmailrc, from docs/mail.md"
-doc_block "~/.procmailrc" > "$J/.procmailrc"
-chown judge:judge "$J/.procmailrc"; chmod 644 "$J/.procmailrc"
-cat "$J/.procmailrc"
-
-step "the judge user's crontab, from docs/mail.md (the game master's address of this host)"
-doc_block crontab | sed 's/gm@example.org/gm@localhost/' | tee "$J/crontab.txt"
-if command -v crontab >/dev/null; then crontab -u judge "$J/crontab.txt"; else echo "(no cron on this host: not installed)"; fi
+rm -f /var/mail/judge
+echo "the judge user's ~/.procmailrc:"; sed 's/^/    /' "$J/.procmailrc"
+echo "the judge user's crontab:"; crontab -u judge -l | sed 's/^/    /'
 
 step "a new mail game, created by the judge user (root is refused)"
 setup=$(mktemp); chmod 644 "$setup"
@@ -209,7 +213,7 @@ step "exit 75 through procmail: the MTA keeps the message and delivers it again"
 retry_demo procmail
 
 step "the same with the judge user's ~/.forward (from docs/mail.md) instead of procmail"
-doc_block "~/.forward" > "$J/.forward"
+doc_block file "~/.forward" > "$J/.forward"
 chown judge:judge "$J/.forward"; chmod 644 "$J/.forward"
 cat "$J/.forward"
 retry_demo forward

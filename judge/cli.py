@@ -18,6 +18,7 @@ from judge.engine.game import Game
 from judge.engine.ruleset import GM
 
 MAX_INPUT = 1024 * 1024
+NOT_JUDGED_EXIT = 6  # a batch applied up to a line that revealed something; the rest NOT JUDGED
 
 
 class _Group(TyperGroup):
@@ -31,16 +32,38 @@ class _Group(TyperGroup):
     def parse_args(self, ctx, args):
         for param in self.get_params(ctx):
             _plain_coercion(param)
+            _plain_help(param)
         return super().parse_args(ctx, args)
 
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
         for param in cmd.get_params(ctx) if cmd else ():
             _plain_coercion(param)
+            _plain_help(param)
         return name, cmd, rest
 
 
 _PLAIN = {str: str, int: int, bool: bool, Path: Path}
+
+
+_METAVARS = {"as_": "NAME", "player": "NAME[=ADDRESS]", "option": "KEY=VALUE", "file": "FILE", "config": "FILE",
+             "setup": "FILE", "now": "TIME", "git": "DIR", "save": "FILE", "maildir": "DIR", "bots_": "KIND,...",
+             "observer": "ADDRESS", "address": "ADDRESS", "reason": "TEXT", "commitment": "HEX"}
+
+
+def _plain_help(param) -> None:
+    """`--help` in words, not code: GAME_FILE and --as NAME rather than {game_file} and <str>,
+    and a line for every --json."""
+    if param.metavar is None and not getattr(param, "is_flag", False) and param.name:
+        if getattr(param, "param_type_name", "") == "argument":
+            shown = param.name.upper() + ("..." if param.nargs == -1 else "")
+            param.metavar = shown
+            param._usage_display_name = lambda: shown if param.required else f"[{shown}]"
+            param.display_type_rich = lambda ctx: None  # no <path>, <list[str]>
+        else:
+            param.metavar = _METAVARS.get(param.name, param.name.upper().rstrip("_"))
+    if "--json" in getattr(param, "opts", ()) and not param.help:
+        param.help = "print the answer as JSON (for programs)"
 
 
 def _plain_coercion(param) -> None:
@@ -74,13 +97,25 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="A play-by-email judge for stock-market board games.",
 )
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from judge import __version__
+
+        typer.echo(f"judge {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _judge() -> None:
-    """A play-by-email judge for stock-market board games."""
+def _judge(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the judge's version and exit."),
+) -> None:
+    """A play-by-email judge for stock-market board games. Exit codes: docs/commands.md."""
 
 
 def main() -> None:
@@ -109,7 +144,7 @@ def _read_text(source: str, data: bytes) -> str:
     if len(data) > MAX_INPUT:
         raise UsageError(f"{source} is larger than {MAX_INPUT} bytes")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is dropped
     except UnicodeDecodeError:
         raise UsageError(f"{source} is not UTF-8 text") from None
 
@@ -135,11 +170,17 @@ def _load_setup(path: Optional[Path]) -> dict:
         return tomllib.loads(_read_text(str(path), raw))
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"setup file {path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"setup file {path} is not valid: its TOML is nested too deeply") from None
 
 
 @app.command()
-def rulesets() -> None:
+def rulesets(as_json: bool = typer.Option(False, "--json")) -> None:
     """List the rulesets with their player counts and options."""
+    if as_json:
+        return _json([{"name": rs.name, "version": rs.version, "title": rs.title, "min_players": rs.min_players,
+                       "max_players": rs.max_players, "old_versions": list(rs.old_versions),
+                       "options": [o.describe() for o in rs.options]} for rs in registry.every()])
     for rs in registry.every():
         olds = [str(v) for v in rs.old_versions]
         versions = f"versions {', '.join(olds[:-1])} and {olds[-1]}" if len(olds) > 1 else f"version {''.join(olds)}"
@@ -164,7 +205,7 @@ def _mail_site(config: Optional[Path], cfg=None):
     from judge.store import config as configs
     from judge.mail import host, outbox as outboxes
 
-    cfg = cfg or configs.load(config)
+    cfg = (cfg or configs.load(config)).require_mail()
     host.check_user(cfg.games)
     box = outboxes.open_outbox(cfg)
     try:
@@ -196,6 +237,13 @@ def _site(config: Optional[Path]):
     return configs.load(config)
 
 
+def _say(text: str) -> None:
+    """A long answer, wrapped to 78 columns (a mail's line, a phone's screen)."""
+    import textwrap
+
+    typer.echo(textwrap.fill(text, 78, break_long_words=False, break_on_hyphens=False))
+
+
 def _warn(warning: str) -> None:
     if warning:
         typer.echo(f"judge: warning: {warning}", err=True)
@@ -215,6 +263,8 @@ def new(
     remind: int = typer.Option(12, help="mail games: remind this many hours before a deadline (0: never)"),
     press: str = typer.Option("on", help="mail games: press between players: off, on or anon (may be anonymous)"),
     skip_weekends: bool = typer.Option(False, "--skip-weekends", help="mail games: deadlines count Monday to Friday only"),
+    min_reliability: Optional[str] = typer.Option(None, "--min-reliability", help="refuse players whose league "
+                                                  "reliability (orders on time, 0 to 1) is lower, e.g. 0.8"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
 ) -> None:
@@ -240,9 +290,11 @@ def new(
     from judge.change import unit
 
     unit.check_user(game_file)
+    if min_reliability is not None:
+        _check_reliability(names, min_reliability, config, game_file)
     if not addresses:
         _warn(unit.create(game_file, game, _site(config)))
-        typer.echo(f"created {game_file}: {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        typer.echo(f"created {game_file}: {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
     from judge.mail import mailgame
@@ -265,13 +317,64 @@ def new(
             mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         _warn(unit.create(game_file, game, cfg, box, welcomes, _now(now)))
-        typer.echo(f"created mail game {name} ({game_file}): {ruleset}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        typer.echo(f"created mail game {name} ({game_file}): {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
         box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
     typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
+
+
+def _check_reliability(names: list[str], minimum: str, config: Optional[Path], game_file: Path) -> None:
+    """`new --min-reliability`: the players' league records, read from the site's archive or
+    game directory (with --config or $JUDGE_CONFIG), else from the new game file's directory."""
+    from judge.league import admission, records
+
+    try:
+        share = float(minimum)
+    except ValueError:
+        raise UsageError(f"--min-reliability is a share from 0 to 1, such as 0.8, not '{minimum}'") from None
+    cfg = _site(config)
+    source = records.site_source(cfg) if cfg else game_file.absolute().parent
+    for note in admission.check(source, names, share, cfg.aliases if cfg else None):
+        typer.echo(f"judge: {note}", err=True)
+
+
+@app.command()
+def league(
+    source: Optional[Path] = typer.Argument(None, help="a games directory, an archive of records, or a record "
+                                            "(default: the configuration's archive, else its games)"),
+    as_json: bool = typer.Option(False, "--json"),
+    as_csv: bool = typer.Option(False, "--csv"),
+    since: Optional[str] = typer.Option(None, "--since", help="only games that ended on this day (YYYY-MM-DD) or later"),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="only this ruleset's games"),
+    config: Optional[Path] = _config_option(),
+) -> None:
+    """Ratings and reliability of every player over finished games, per ruleset and over all,
+    from public records alone (docs/league.md)."""
+    from datetime import date
+
+    from judge.league import records, table
+
+    if as_json and as_csv:
+        raise UsageError("give --json or --csv, not both")
+    if since is not None:
+        try:
+            since = date.fromisoformat(since).isoformat()
+        except ValueError:
+            raise UsageError(f"--since takes a date YYYY-MM-DD, not '{since}'") from None
+    if ruleset is not None:
+        ruleset = registry.get(ruleset).name
+    cfg = _site(config)
+    if source is None and cfg is None:
+        raise UsageError("name the games directory, archive or record (or give --config judge.toml)")
+    sections, warnings = table.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
+                                           ruleset, since)
+    for warning in warnings:
+        typer.echo(f"judge: {warning}", err=True)
+    typer.echo(table.as_json(sections) if as_json else table.as_csv(sections) if as_csv else table.text(sections),
+               nl=False)
 
 
 @app.command()
@@ -295,7 +398,13 @@ def mail(
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
             pass
-        typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        from judge.mail.outbox import MailError
+
+        try:
+            typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+        except MailError as e:  # what the MTA may quote in a bounce names no host, path or error
+            host.write_log(cfg, str(e))
+            raise MailError(host.PUBLIC) from None
 
 
 @app.command()
@@ -306,7 +415,7 @@ def tick(
     """Run from cron: reminders before deadlines, missed orders after them."""
     from judge.gateway import deadlines
 
-    from judge.mail.outbox import MailError
+    from judge.engine.errors import MailError
 
     with _mail_site(config) as (cfg, box):
         for line in deadlines.tick(cfg, box, _now(now)):
@@ -321,30 +430,57 @@ def order(
     orders: List[str] = typer.Argument(None, help="orders, one an argument (quote orders with spaces)"),
     as_: Optional[str] = typer.Option(None, "--as", help="the player giving the orders"),
     gm: bool = typer.Option(False, "--gm", help="orders of the game master"),
-    file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line"),
+    file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line ('-': "
+                                        "standard input)"),
     config: Optional[Path] = _config_option(),
+    as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Validate orders in sequence and apply all of them, or none."""
+    """Validate orders in sequence and apply all of them, or none.
+
+    The orders come from the arguments, else from --file, else from standard input, one a
+    line. '#17 bid' carries the move number it was written for (refused as stale later);
+    '# ' or a lone '#' starts a comment. Lines after an order that revealed something (a
+    card, a roll, the turn passed) are NOT JUDGED: send them again. Exit codes: 0 all
+    applied, 6 applied up to a NOT JUDGED line, 4 refused (nothing applied), 2 usage, 3 game
+    file (docs/commands.md)."""
     if gm == bool(as_):
         raise UsageError("give exactly one of --as NAME and --gm")
     if orders:
         text = "\n".join(orders)
-    elif file is not None:
+    elif file is not None and str(file) != "-":
         try:
             text = _read_text(str(file), file.read_bytes())
         except OSError as e:
             raise UsageError(f"cannot read {file}: {e.strerror}") from None
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
-    game, accepted = _changed(game_file, config, lambda g: (g, g.submit(GM if gm else as_, text)))
-    for o in accepted:
-        typer.echo(f"ok: {o}")
-    for line in accepted.not_judged():
-        typer.echo(line)
-    if not gm and any(isinstance(o, standing.Command) for o in accepted):
-        for line in standing.describe(game.state, game.player_name(as_)):
+    def give(g):
+        who = GM if gm else g.player_name(as_)
+        seen = registry.visible_events(g.state, who)
+        return g, (who, seen, g.submit(who, text))
+
+    game, (who, seen, accepted) = _changed(game_file, config, give)
+    since = [e for e in registry.new_events(seen, registry.visible_events(game.state, who))]
+    mine = standing.describe(game.state, who) if who != GM and any(
+        isinstance(o, standing.Command) for o in accepted) else []
+    if as_json:
+        _json({"accepted": [str(o) for o in accepted], "not_judged": accepted.unjudged,
+               "not_judged_why": accepted.not_judged(), "events": since, "standing": mine,
+               **game.status()})
+    else:
+        for o in accepted:
+            typer.echo(f"ok: {o}")
+        for line in accepted.not_judged():
             typer.echo(line)
-    _echo_waiting(game)
+        for line in mine:
+            typer.echo(line)
+        if since:
+            typer.echo("what happened:")
+            for e in since:
+                typer.echo(f"  #{e['move']} {e['text']}")
+        _echo_waiting(game)
+    if accepted.unjudged:
+        raise typer.Exit(NOT_JUDGED_EXIT)
 
 
 def _changed(game_file: Path, config: Optional[Path], change):
@@ -365,13 +501,40 @@ def _echo_waiting(game: Game) -> None:
     typer.echo(game.waiting_line())
 
 
+def _read(game_file: Path, as_json: bool):
+    """(the game, the record): a game file, or a public record (the game inside it once it is
+    complete, else None), said so on the first line of a text answer."""
+    from judge.record import public
+
+    game, record = public.read(game_file)
+    if record is not None and not as_json:
+        typer.echo(public.note(record))
+    return game, record
+
+
+def _running_record(what: str) -> UsageError:
+    return UsageError(f"a running game's public record holds only what the public sees now: {what}")
+
+
 @app.command()
 def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
-    """Round, phase, move number, who must act and how; the winners at the end."""
-    st = gamefile.load(game_file).status()
+    """Round, phase, move number, who must act and how; the winners at the end (a game file
+    or a public record)."""
+    from judge.record.corrections import holder
+
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        st = {**game.status(), "players": [{"seat": p, "player": holder(game, p)} for p in game.players]}
+    else:
+        view, seats = record["view"], record.get("seats", {})
+        st = {"ruleset": record.get("ruleset", ""), "move": record["move"], "awaiting": view.get("awaiting", []),
+              "expecting": view.get("prompts", {}), "game_over": False, "winners": [],
+              "commitment": record.get("commitment", ""),
+              "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record.get("players", [])]}
     if as_json:
         return _json(st)
-    extra = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners"))
+    extra = ", ".join(f"{k} {v}" for k, v in st.items()
+                      if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
     typer.echo(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
     if st["game_over"]:
         typer.echo(f"game over; winners: {', '.join(st['winners'])}")
@@ -387,8 +550,16 @@ def show(
     gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """A player's report, the public report, or (--gm) everything."""
-    _show(gamefile.load(game_file), as_, gm, as_json)
+    """A player's report, the public report, or (--gm) everything (a game file, or a public
+    record: its public report)."""
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        return _show(game, as_, gm, as_json)
+    if as_ or gm:
+        raise _running_record("the public report, without --as or --gm")
+    if as_json:
+        return _json(record["view"])
+    typer.echo(record["report"], nl=False)
 
 
 def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
@@ -404,24 +575,37 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
 
 @app.command()
 def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
-    """The score track now; at the end the final ranking with the tie-break applied."""
-    game = gamefile.load(game_file)
-    rows = game.ruleset.standings(game.state)
+    """The score track now; at the end the final ranking with the tie-break applied (a game
+    file or a public record)."""
+    game, record = _read(game_file, as_json)
+    if game is not None:
+        rows, over = game.ruleset.standings(game.state), game.is_over()
+    elif isinstance(record.get("standings"), list):
+        rows, over = record["standings"], False
+    else:
+        raise _running_record("this one was written before records held the score track")
     if as_json:
         return _json(rows)
     from judge.engine.report import render_standings
 
-    typer.echo(render_standings(rows, game.is_over()), nl=False)
+    typer.echo(render_standings(rows, over), nl=False)
 
 
 @app.command(name="help")
 def help_(
-    ruleset: str,
+    ruleset: Optional[str] = typer.Argument(None, help="a ruleset (judge rulesets lists them)"),
     topic: Optional[str] = typer.Argument(None, help="a topic the help names (rumors: cards)"),
 ) -> None:
     """A ruleset's order words, the terms of its reports and its rules in short."""
     from judge.engine.report import render_help
 
+    if ruleset is None:
+        typer.echo("judge help RULESET: a ruleset's orders, its reports' terms, its rules.")
+        typer.echo("The rulesets:")
+        for rs in registry.every():
+            typer.echo(f"  {rs.name:<12} {rs.title}, {rs.min_players}-{rs.max_players} players")
+        typer.echo("The commands: judge --help; each command's options: judge COMMAND --help.")
+        return
     typer.echo(render_help(registry.get(ruleset), topic or ""), nl=False)
 
 
@@ -448,38 +632,66 @@ def orders_(
 
 
 @app.command()
-def verify(game_file: Path) -> None:
+def verify(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
     """Replay the log from the start and compare with the saved state (a game file, or the
-    public record of a finished game)."""
+    public record of a finished game). Exit code 5 when they differ or the log does not
+    replay (as judge audit)."""
     from judge.record.public import load_game
 
     game = load_game(game_file)
-    replayed = game.replay()
-    diffs = game.differences(replayed)
+    try:
+        diffs = game.differences(game.replay())
+    except GameFileError as e:  # a log that does not replay: the same failure as audit's
+        diffs = [str(e)]
     if diffs:
         raise VerifyError("replay differs from the saved state: " + "; ".join(diffs))
-    typer.echo(f"ok: {len(game.log)} orders replay to the saved state (move {game.move})")
+    if as_json:
+        return _json({"ok": True, "orders": len(game.log), "move": game.move})
+    typer.echo(f"ok: {len(game.log)} {_plural(len(game.log), 'order replays', 'orders replay')} to the saved "
+               f"state (move {game.move})")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
 
 
 @app.command()
 def audit(
     game_file: Path,
-    commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare"),
+    commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare "
+                                             "(all 64 hex digits, or a unique start of them: at least 8)"),
+    as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
     start, and its log replays from them to the saved state (a game file, or the public record
-    of a finished game)."""
+    of a finished game). Exit code 5 when it fails."""
     from judge.record.public import load_game
 
     game = load_game(game_file)
+    if commitment is not None:
+        given = commitment.strip().lower()
+        if len(given) < 8 or any(c not in "0123456789abcdef" for c in given) or len(given) > 64:
+            raise UsageError(f"--commitment takes the hex digits of the commitment (all 64, or at least the "
+                             f"first 8), not '{commitment.strip()[:70]}'")
     problems = game.audit()
-    if commitment is not None and commitment.strip().lower() != game.commitment:
+    if commitment is not None and not (game.commitment or "").startswith(given):
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
+    given_by_gm = sum(1 for e in game.log if e.split(" ", 2)[1:2] == [GM])
+    if game.rng.draws == 0:
+        drawn = "the game drew nothing from its generator"
+    else:
+        drawn = f"all {game.rng.draws} draws of its generator came from the committed seed"
+    if given_by_gm:
+        drawn += (f"; the game master's {given_by_gm} {_plural(given_by_gm, 'order', 'orders')} (as their rolls "
+                  "or results) are in the log as given: the seed does not vouch for them")
+    if as_json:
+        return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
+                      "draws": game.rng.draws, "game_master_orders": given_by_gm})
     key = " key," if game.rng.key else ""
-    typer.echo(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
-               f"{len(game.log)} orders replay from them to the saved state: every draw came from the committed seed")
+    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
+         f"{len(game.log)} orders replay from them to the saved state: {drawn}.")
 
 
 @app.command()
@@ -510,6 +722,19 @@ def archive(
     typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
 
 
+@app.command(name="site")
+def site_(source: Path, out: Path) -> None:
+    """Write the static site of the games at SOURCE (a game file, a public record, a games
+    directory or an archive repository) into the folder OUT: an index, a page per game with its
+    report at every move, charts, Atom feeds, CSV and JSON; from public records only."""
+    from judge.site import build
+
+    count, warnings = build.build(source, out)
+    for warning in warnings:
+        _warn(warning)
+    typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
+
+
 @app.command()
 def history(
     game_file: Path,
@@ -521,19 +746,56 @@ def history(
     """The moves with their public events; with --at N the report at move N, replayed from the log."""
     from judge.record import history as past
 
-    game = gamefile.load(game_file)
+    game, record = _read(game_file, as_json)
+    if game is None:
+        if at is not None or gm or as_:
+            raise _running_record("its moves, without --at, --as or --gm")
+        return _record_history(record, as_json)
     if at is None:
         if gm or as_:
             raise UsageError("--as and --gm choose whose report --at N shows; give --at N")
         rows = past.moves(game)
         if as_json:
             return _json(rows)
+        from judge.record import corrections
+
+        said = [(c.get("to_move", c.get("since", 0)), corrections.describe(c)) for c in corrections.public(game)]
         for row in rows:
             typer.echo(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
             for text in row["events"]:
                 typer.echo(f"    {text}")
+            for at, text in said:
+                if at == row["move"]:
+                    typer.echo(f"    correction: {text}")
+        for at, text in said:
+            if at not in {row["move"] for row in rows}:
+                typer.echo(f"move {at}: correction: {text}")
         return
     _show(past.at_move(game, at), as_, gm, as_json)
+
+
+def _record_history(record: dict, as_json: bool) -> None:
+    """The moves of a running game's public record: its public log by move, the recent public
+    events it holds, and the game master's corrections."""
+    from judge.record.corrections import describe
+
+    rows: dict[int, dict] = {}
+    for entry in record["log"]:
+        number, _, rest = str(entry).partition(" ")
+        if number.isdigit():
+            rows.setdefault(int(number), {"move": int(number), "orders": [], "events": []})["orders"].append(rest)
+    for e in record["view"].get("events", []):
+        if isinstance(e, dict) and isinstance(e.get("move"), int):
+            rows.setdefault(e["move"], {"move": e["move"], "orders": [], "events": []})["events"].append(e.get("text", ""))
+    if as_json:
+        return _json([rows[m] for m in sorted(rows)])
+    for m in sorted(rows):
+        typer.echo(f"move {m}: " + "; ".join(rows[m]["orders"]))
+        for text in rows[m]["events"]:
+            typer.echo(f"    {text}")
+    for c in record.get("corrections", []):
+        if isinstance(c, dict) and isinstance(c.get("kind"), str):
+            typer.echo(f"correction: {describe(c)}")
 
 
 @app.command()
@@ -584,6 +846,8 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
     typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
                f"{len(new.log)} orders replayed")
+    for line in new.ruleset.changes_since(old):
+        typer.echo(f"  - {line}")
     _echo_waiting(new)
 
 
@@ -593,6 +857,7 @@ def bot(
     as_: str = typer.Option(..., "--as", help="the player the bot plays"),
     kind: str = typer.Option("sensible", help="sensible or random"),
     config: Optional[Path] = _config_option(),
+    as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """A built-in bot picks a legal order for a player and submits it."""
     from judge.engine import bots
@@ -608,6 +873,8 @@ def bot(
         return game, (player, game.submit(player, [bots.choose(game, player, kind)]))
 
     game, (player, accepted) = _changed(game_file, config, play)
+    if as_json:
+        return _json({"player": player, "accepted": [str(o) for o in accepted], **game.status()})
     typer.echo(f"ok: {player}: {accepted[0]}")
     _echo_waiting(game)
 

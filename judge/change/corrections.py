@@ -38,7 +38,8 @@ def rollback_file(path, cfg, now: datetime, move: int, reason: str) -> tuple[Gam
         change.game, undone = corrections.rollback(change.game, move, reason, iso(now))
         shown = corrections.public(change.game)[-1]["undone"]
         change.notices.append(f"The game master has rolled the game back to move {move}: {reason.strip()}. "
-                              f"Undone: {', '.join(shown)}.")
+                              f"Undone: {', '.join(shown) or 'no public order'}. Standing orders given at move "
+                              f"{move} or later are undone as well: your report lists yours, if any.")
     return change.game, undone, change.warning
 
 

@@ -46,7 +46,7 @@ class Change:
         self.journal: dict = {}  # more fields of the journal's line
         self.restart = False  # the deadline starts anew although the move did not change
         self.reports = reports  # mail the reports that changed (a mail game with a configuration)
-        self.sent: list = []  # the mails the change put in the outbox
+        self.sent: list | None = None  # the mails the change puts in the outbox (`ready`)
         self.warning = ""  # the archive's, when it could not commit
         self.box_down = ""  # why the mails of the change wait in the outbox (an outbox opened here)
         self._keep = True
@@ -63,6 +63,8 @@ class Change:
             if mail is not None and self.cfg is None and self.needs_mail:
                 raise UsageError("this is a mail game: give --config judge.toml (or set JUDGE_CONFIG) so that "
                                  "the players are told by mail")
+            if mail is not None and self.cfg is not None and (self.needs_mail or self.reports):
+                self.cfg.require_mail()
             self.start_move, self.logged_before = self.game.move, len(self.game.log)
             self.before = {}
             if self.reports:
@@ -81,14 +83,21 @@ class Change:
             self.before = mail.snapshot()
         self.reports = True
 
-    def ready(self) -> None:
-        """The mail side's bookkeeping before anything is composed: the deadline starts anew
-        when the move changed (or `restart`). Done when the change is saved, or earlier by a
-        caller that tells the deadline first."""
-        mail = self.mail
-        if mail is not None and self.cfg is not None and (self.game.move != self.start_move or self.restart):
-            mail.reset_deadline(self.now)
-            self.start_move, self.restart = self.game.move, False
+    def ready(self) -> list:
+        """The mails of the change, composed once: first the deadline starts anew when the move
+        changed (or `restart`), then the caller's `mails`, the reports that changed with the
+        notices, and the `later` mails. Done when the change is saved, or earlier by a caller
+        that tells the deadline or the mails first (the gateway's answer); the game must not
+        change after it."""
+        if self.sent is None:
+            mail, mails = self.mail, list(self.mails)
+            if mail is not None and self.cfg is not None:
+                if self.game.move != self.start_move or self.restart:
+                    mail.reset_deadline(self.now)
+                if self.reports:
+                    mails += mail.mails(self.cfg, self.before, self.notices)
+            self.sent = mails + self.later
+        return self.sent
 
     def _logged(self) -> str:
         """What the change logged, for the journal (the game master's own file)."""
@@ -122,12 +131,11 @@ class Change:
         return MailGame(self.game, self.name)
 
     def _commit(self, write) -> None:
-        self.ready()
-        game, mails = self.game, list(self.mails)
-        mail = self.mail
-        if mail is not None and self.cfg is not None and self.reports:
-            mails += mail.mails(self.cfg, self.before, self.notices)
-        self.sent = mails = mails + self.later
+        game, mails, mail = self.game, self.ready(), self.mail
+        if game.is_over():
+            from judge.record import conduct
+
+            conduct.ended(game, self.now)
         box, opened = self.box, False
         if mails and box is None:
             from judge.mail.outbox import open_outbox
@@ -146,13 +154,17 @@ class Change:
                 from judge.record import archive
 
                 self.warning = archive.keep(self.cfg.archive, game, self.path, self.now)
+                if self.cfg.site is not None:  # the static site, rebuilt for this game (judge/site)
+                    from judge.site import build as site
+
+                    self.warning = site.update(self.cfg.site, game, self.path, self.cfg.archive, self.now) or self.warning
             outcome = self.outcome or "; ".join(self.notices) or self._logged()
             if mail is not None and (outcome or self.journal):
                 from judge.mail.journal import journal_path, record
 
                 record(journal_path(self.path), self.now, sender=self.sender, **{"outcome": outcome, **self.journal})
             if opened:
-                from judge.mail.outbox import MailError
+                from judge.engine.errors import MailError
 
                 try:
                     box.flush()

@@ -50,7 +50,7 @@ def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, move
                 if (kinds or {}).get(p, "sensible") == "sensible" and not game.is_over():
                     lines = rs.bot_standing(game.view(p), bot_rng(game, p, salt + "standing"))
                     if lines:
-                        public += _new_public(game, lambda: game.submit(p, lines))
+                        public += new_public(game, lambda: game.submit(p, lines))
                         written += 1
             if written:
                 exchanges, asked = exchanges + 1, set()
@@ -66,7 +66,7 @@ def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, move
         if standing and kind == "sensible":
             lines += rs.bot_standing(game.view(player), bot_rng(game, player, salt + "standing"), then=order)
         accepted = []
-        added = _new_public(game, lambda: accepted.extend(game.submit(player, lines)))
+        added = new_public(game, lambda: accepted.extend(game.submit(player, lines)))
         public += added
         if added > sum(1 for o in accepted if hasattr(o, "args")):
             asked = set()  # standing orders carried the game on: whoever it waits for now is asked anew
@@ -75,7 +75,7 @@ def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, move
     return exchanges
 
 
-def _new_public(game, submit) -> int:
+def new_public(game, submit) -> int:
     """Submit, and count the public log entries it added (orders typed or carried out)."""
     before = len(game.log)
     submit()

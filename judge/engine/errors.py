@@ -5,6 +5,19 @@ class JudgeError(Exception):
     """Anything the judge refuses, with a message meant for a person."""
 
     exit_code = 1
+    # A refused batch of orders (Game.submit): the index of the line refused, and the orders
+    # accepted before it (judged, not applied). None and () for any other refusal.
+    index: int | None = None
+    before: tuple = ()
+
+    def at_line(self, index: int, before) -> "JudgeError":
+        """This refusal, as a new error of the same kind and text, for line `index` of a batch
+        whose lines `before` it were accepted."""
+        error = self.__class__.__new__(self.__class__)
+        error.__dict__.update(self.__dict__)
+        error.args = self.args
+        error.index, error.before = index, tuple(before)
+        return error
 
 
 class UsageError(JudgeError):
@@ -17,6 +30,11 @@ class GameFileError(JudgeError):
     """A game file that is missing, already exists, is malformed or inconsistent."""
 
     exit_code = 3
+
+
+class GameFileFull(GameFileError):
+    """A change refused because the game file it makes would be larger than the judge loads
+    (judge/store/gamefile.py MAX_FILE): the game stays as it was, and still loads."""
 
 
 class OrderError(JudgeError):
@@ -76,6 +94,23 @@ class HostError(JudgeError):
     an MTA piping to `judge mail` keeps the message and tries again once it is fixed."""
 
     exit_code = 75
+
+
+class MailError(JudgeError):
+    """Outgoing mail could not be handed on now; it waits in the outbox (judge/mail/outbox.py)."""
+
+    exit_code = 75  # EX_TEMPFAIL: an MTA piping to `judge mail` keeps the message and retries
+
+
+class ArchiveError(JudgeError):
+    """The public record could not be committed to the git archive (judge/record/archive.py);
+    after a change only a warning: the next change commits it."""
+
+
+class LogEndsEarly(GameFileError):
+    """A log that ends where standing orders carry on: in a game file a broken log; for a log
+    cut short on purpose (a rollback, a report at an earlier move) the sign that the move asked
+    for was played by a standing order the moment it began."""
 
 
 class VerifyError(JudgeError):

@@ -11,6 +11,7 @@ import re
 
 from judge.engine import grammar, ruleset as registry
 from judge.engine.errors import (
+    LogEndsEarly,
     GameFileError,
     GameOver,
     JudgeError,
@@ -20,25 +21,20 @@ from judge.engine.errors import (
     UnknownPlayer,
     UsageError,
 )
-from judge.engine.orderlog import Log
-from judge.engine.orders import Order, order_lines, split_move
+from judge.engine.orderlog import Log, LogEntry
+from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import KEY_HEX, Rng
 from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
-_LOG_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
         "corrections", "log")
 # The game master's order that ends any game early when its players agree (the mail command
-# `agree end`, judge/mail/players.py): logged like any order, so replay ends it exactly.
+# `agree end`, judge/gateway/selfservice.py): logged like any order, so replay ends it exactly.
 AGREED_END = "end by agreement"
-
-
-class LogEndsEarly(GameFileError):
-    """The log ends where standing orders carry on (a log cut short: judge/corrections.py)."""
 
 
 def _copy(value):
@@ -90,7 +86,7 @@ class Game:
         # Games made before the judge committed to its seed have neither (they still play).
         self.salt = salt
         self.commitment = commitment
-        # The game master's corrections (rollbacks, seats handed on): judge/corrections.py.
+        # The game master's corrections (rollbacks, seats handed on): judge/record/corrections.py.
         self.corrections = corrections if corrections is not None else []
 
     # ---- creating -----------------------------------------------------------------------
@@ -139,12 +135,19 @@ class Game:
         return self.ruleset.is_over(self.state)
 
     def player_name(self, name: str, line: str = "") -> str:
-        """The seated player called `name` (any case), or GM."""
+        """The seated player called `name` (any case), or GM. A seat handed on to a new player
+        (judge replace) answers to the new player's name as well: the seat keeps its name."""
         if name.lower() == GM:
             return GM
         for p in self.players:
             if p.lower() == name.lower():
                 return p
+        handed = set()
+        for c in reversed(self.corrections):
+            if c.get("kind") == "replace" and c.get("seat") not in handed:
+                handed.add(c.get("seat"))
+                if str(c.get("player", "")).lower() == name.lower():
+                    return c["seat"]
         raise UnknownPlayer(f"no player '{name}' in this game (players: {', '.join(self.players)})", line)
 
     def view(self, player: str | None, *, report: bool = True, state: dict | None = None) -> dict:
@@ -174,6 +177,9 @@ class Game:
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
         standing.add_to_view(v, state, player)
+        recent = recent_corrections(self.corrections, state["move"], player)
+        if recent:
+            v["corrections"] = recent
         return v
 
     def status(self) -> dict:
@@ -233,22 +239,31 @@ class Game:
         `Accepted.unjudged`, to be sent again once the player has seen the result. New
         standing orders are still taken after that point (judged on their syntax alone).
         Standing orders are carried out after every order and standing command, but those
-        given right after an order are all given first (judge/standing.py).
+        given right after an order are all given first (judge/engine/standing.py).
 
         `more`: lines of the same message follow this batch (the mail gateway's block), so its
         last order is watched as well; when it cuts, `Accepted.revealed` says so and the caller
         leaves the following lines unjudged."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
-            raise OrderSyntaxError("no orders given")
+            note = comment_note(text) if isinstance(text, str) else ""
+            raise OrderSyntaxError("no orders given" + (f": {note}" if note else ""))
         player = self.player_name(player)
+        accepted, unjudged = Accepted(), []
+        try:
+            return self._submit(player, lines, accepted, unjudged, more)
+        except JudgeError as e:  # the refused line's index, so that nobody judges the batch again to find it
+            raise e.at_line(len(accepted) + len(unjudged), accepted) from None
+
+    def _submit(self, player: str, lines: list[str], accepted: "Accepted", unjudged: list[str],
+                more: bool = False) -> "Accepted":
         start = self.move
         # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
         # standing command's) is the only check, made before anything changes, and carrying it
         # out (with any standing orders it sets off) refuses nothing.
         state = self.state if len(lines) == 1 else _copy(self.state)
         rng = self.rng.at(self.rng.draws)
-        accepted, entries, unjudged = Accepted(), [], []
+        entries = []
         cut, k = ("", ""), 0
 
         def following(player_: str, cut_now: bool, log: list[str], round_: int | None) -> None:
@@ -257,13 +272,13 @@ class Game:
             nonlocal k
             if player_ != player:
                 return
-            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now)) is not None:
+            while k < len(lines) and (c := self._standing_line(state, player, lines[k], start, blind=cut_now, pending=accepted)) is not None:
                 accepted.append(c)
                 standing.give(self.ruleset, state, log, c, round_)
                 k += 1
             if cut_now:
                 for rest in lines[k:]:
-                    c = self._standing_line(state, player, rest, start, gives_only=True)
+                    c = self._standing_line(state, player, rest, start, gives_only=True, pending=accepted)
                     if c is None:
                         unjudged.append(rest)
                     else:
@@ -274,7 +289,7 @@ class Game:
         while k < len(lines):
             line, k = lines[k], k + 1
             watch = None if (k == len(lines) and not more) or player == GM else player  # the GM sees everything
-            command = self._standing_line(state, player, line, start)
+            command = self._standing_line(state, player, line, start, pending=accepted)
             if command is not None:
                 accepted.append(command)
                 standing.give(self.ruleset, state, entries, command)
@@ -301,7 +316,7 @@ class Game:
             accepted.unjudged = unjudged
         return accepted
 
-    def _standing_line(self, state, player, line, start, gives_only=False, blind=False):
+    def _standing_line(self, state, player, line, start, gives_only=False, blind=False, pending=()):
         """The standing-order command on `line` (judged on `state`), or None for an ordinary
         order; with `gives_only` (after a cut), None for anything but a new standing order.
         Right after an order that cut the batch (`blind`, `gives_only`), only the syntax and
@@ -310,14 +325,14 @@ class Game:
         number, body = split_move(line)
         if gives_only and body.lower().split()[0] in ("cancel", "standing"):
             return None
-        command = standing.parse_command(self, state, player, body, line, blind=True) if gives_only else None
+        command = standing.parse_command(self, state, player, body, line, blind=True, pending=pending) if gives_only else None
         if gives_only and (command is None or command.verb != "give"):
             return None
         if number is not None and number < start:
             raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
         if number is not None and number > state["move"] and not blind:
             raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
-        return command or standing.parse_command(self, state, player, body, line, blind=blind)
+        return command or standing.parse_command(self, state, player, body, line, blind=blind, pending=pending)
 
     def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
         """What an order in `player`'s batch showed, past which the rest of the batch may not be
@@ -357,7 +372,7 @@ class Game:
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:
         rs = self.ruleset
         if order.player == GM and str(order) == AGREED_END:
-            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/ruleset.py)
+            state["ended"] = "agreement"  # every ruleset's is_over sees it (judge/engine/ruleset.py)
             state["events"].append({"move": state["move"], "text": "The players agreed to end the game here; "
                                     "it is scored as it stands."})
             state["move"] += 1
@@ -388,10 +403,10 @@ class Game:
 
         while i < n:
             entry = log[i]
-            m = _LOG_ENTRY.match(entry)
-            if not m:
+            parts = LogEntry.read(entry)
+            if parts is None:
                 raise GameFileError(f"log entry {i + 1} is not 'MOVE PLAYER ORDER': {entry!r}")
-            move, player, text = int(m[1]), m[2], m[3]
+            move, player, text = parts
             if move != state["move"]:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
             carried = []
@@ -456,7 +471,7 @@ class Game:
 
     # ---- the file's contents ------------------------------------------------------------
     def to_dict(self, log: bool = True) -> dict:
-        """The file's contents (without the log when `log` is false: judge/gamefile.py
+        """The file's contents (without the log when `log` is false: judge/store/gamefile.py
         writes the log's lines itself)."""
         committed = {"commitment": self.commitment} if self.commitment else {}
         rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()
@@ -589,8 +604,31 @@ def _log_matches_move(log: list[str], move: int) -> bool:
     simultaneous phase's secret order (those share the move number until all are in)."""
     if not log:
         return move == 1
-    m = _LOG_ENTRY.match(log[-1])
-    return bool(m) and int(m[1]) in (move - 1, move)
+    last = LogEntry.read(log[-1])
+    return last is not None and last.move in (move - 1, move)
+
+
+RECENT_CORRECTIONS = 10  # moves for which a report shows a rollback or a seat handed on
+
+
+def recent_corrections(corrections: list[dict], move: int, player: str | None) -> list[dict]:
+    """The game master's corrections made in the last RECENT_CORRECTIONS moves up to `move`,
+    as a report shows them: a rollback (with, for its owner alone, the standing orders it
+    undid; the game master sees everyone's) or a seat handed on."""
+    out = []
+    for c in corrections:
+        at = c.get("to_move") if c.get("kind") == "rollback" else c.get("since")
+        if c.get("kind") not in ("rollback", "replace") or not isinstance(at, int) or not 0 <= move - at <= RECENT_CORRECTIONS:
+            continue
+        shown = {k: c[k] for k in ("kind", "from_move", "to_move", "reason", "seat", "player", "previous", "since")
+                 if k in c}
+        lost = c.get("standing_undone") or {}
+        if player == GM and lost:
+            shown["standing_undone"] = [f"{p}: {'; '.join(texts)}" for p, texts in lost.items()]
+        elif player in lost:
+            shown["standing_undone"] = list(lost[player])
+        out.append(shown)
+    return out
 
 
 def check_names(players) -> None:
@@ -598,7 +636,8 @@ def check_names(players) -> None:
         raise UsageError("players must be a list of names")
     for p in players:
         if not NAME.match(p):
-            raise UsageError(f"player name '{p}' must start with a letter and hold only letters, digits, - and _ (at most 20)")
+            raise UsageError(f"player name '{p}' must start with a letter a-z or A-Z and hold only such letters, digits, - and _ "
+                             "(at most 20)")
         if p.lower() == GM:
             raise UsageError(f"'{GM}' is the game master's name and cannot be a player's")
     lowered = [p.lower() for p in players]

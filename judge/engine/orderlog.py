@@ -17,12 +17,35 @@ table, one TOML string a line:
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 HEADER = "\n[log]\norders = ["
 # An entry as tomli-w writes it when it needs no escape (every entry the judge writes: an
 # order line is printable and its canonical text holds no quote or backslash).
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*')
 _LINES = re.compile(r'(?:  "[^"\\\x00-\x1f\x7f]*+",\n)*+')  # possessive: nothing to backtrack
+
+
+_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
+
+
+class LogEntry(NamedTuple):
+    """One entry of the log, "MOVE PLAYER TEXT": an order as the judge writes it, or (TEXT
+    "secret: ..." or "secret for round N: ...") a standing order given or cancelled. The one
+    place that reads an entry's parts."""
+
+    move: int
+    player: str
+    text: str
+
+    @classmethod
+    def read(cls, entry: str) -> "LogEntry | None":
+        """The entry's parts, or None for a line that is not "MOVE PLAYER TEXT"."""
+        m = _ENTRY.match(entry)
+        return cls(int(m[1]), m[2], m[3]) if m else None
+
+    def __str__(self) -> str:
+        return f"{self.move} {self.player} {self.text}"
 
 
 class Log:
@@ -66,6 +89,18 @@ class Log:
 
     def __iter__(self):
         return iter(self._entries())
+
+    def __reversed__(self):
+        """The entries from the last, without splitting the whole text (a look at the log's end)."""
+        yield from reversed(self._new)
+        if self._read is not None or not self._count:
+            yield from reversed(self._read or [])
+            return
+        end = len(self._text)
+        while end > 0:
+            start = self._text.rfind("\n", 0, end - 1) + 1
+            yield self._text[start + 3:end - 3]
+            end = start
 
     def __getitem__(self, index):
         if index == -1 and not self._new and self._read is None and self._count:

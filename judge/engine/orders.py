@@ -28,11 +28,20 @@ def order_lines(text: str) -> list[str]:
     `#17 bid` is an order carrying its move number, so `#` directly before a digit is kept.
     """
     lines = []
-    for raw in text.splitlines():
+    for raw in text.removeprefix("\ufeff").splitlines():  # a byte-order mark (Windows Notepad)
         line = re.sub(r"(^|\s)#(?!\d)(\s.*|$)", "", raw).strip()
         if line:
             lines.append(line)
     return lines
+
+
+def comment_note(text: str) -> str:
+    """Why a text with lines gave no order: its lines were read as comments ("" if not)."""
+    comments = [raw.strip() for raw in text.splitlines() if raw.strip().startswith("#")]
+    if not comments or any(raw.strip() and not raw.strip().startswith("#") for raw in text.splitlines()):
+        return ""
+    return (f"every line was read as a comment ('{comments[0][:40]}': '# ' starts a comment; "
+            "a move number is written with no space: '#30 bid')")
 
 
 def split_move(line: str) -> tuple[int | None, str]:

@@ -5,12 +5,31 @@ from functools import lru_cache
 
 from judge.engine.paths import resource
 
+WIDTH = 78  # every line of a report, answer, notice and help: a mail's line (RFC 5322), a phone
+
+
+def wrap(text: str, hang: int = 4, width: int = WIDTH) -> str:
+    """`text` (one line or several) wrapped to `width` columns, each line keeping its own
+    indentation and its continuation lines `hang` columns further in. A word longer than a
+    line is not cut (a commitment's 64 digits)."""
+    import textwrap
+
+    out = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())][:width // 3]
+        out += textwrap.wrap(line.strip(), width, initial_indent=lead, subsequent_indent=lead + " " * hang,
+                             break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out)
+
 
 @lru_cache(maxsize=1)
 def _env():
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resource("templates"))),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -21,14 +40,18 @@ def _env():
         # them costs more than the rest of `judge show`.
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
+    env.filters["wrap"] = wrap
+    return env
 
 
 def render(view: dict, name: str = "report") -> str:
-    return _env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view)
+    """A report, every line at most WIDTH columns: a template's line that is longer (a long
+    list of names or cards) is wrapped, its continuation indented under it."""
+    return wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view))
 
 
 def render_standings(rows: list[dict], over: bool) -> str:
-    return _env().get_template("standings.txt.j2").render(rows=rows, over=over)
+    return wrap(_env().get_template("standings.txt.j2").render(rows=rows, over=over))
 
 
 def render_help(rs, topic: str = "") -> str:
@@ -38,7 +61,7 @@ def render_help(rs, topic: str = "") -> str:
 
     name = f"{rs.name}/help-{topic}.txt.j2" if topic else f"{rs.name}/help.txt.j2"
     try:
-        return _env().get_template(name).render(rs=rs)
+        return wrap(_env().get_template(name).render(rs=rs), hang=2)
     except jinja2.TemplateNotFound:
         from judge.engine.errors import UsageError
 

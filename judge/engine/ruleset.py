@@ -66,9 +66,19 @@ def visible_events(state: dict, player: str | None) -> list[dict]:
     ]
 
 
+def new_events(before: list[dict], after: list[dict]) -> list[dict]:
+    """The events of `after` that `before` did not hold yet (the state keeps the last
+    KEEP_EVENTS, so the oldest of `before` may be gone from `after`)."""
+    for start in range(len(before) + 1):
+        kept = before[start:]
+        if after[:len(kept)] == kept:
+            return after[len(kept):]
+    return after
+
+
 def _agreed_end(method, ended):
     """A ruleset's `is_over` or `awaiting` that also sees an end the players agreed on (the
-    core's state key `ended`, set by the logged order "gm end by agreement", judge/game.py):
+    core's state key `ended`, set by the logged order "gm end by agreement", judge/engine/game.py):
     the game is then over in every ruleset, scored as it stands."""
     @wraps(method)
     def hook(self, state):
@@ -93,6 +103,9 @@ class Ruleset:
     # strand a running game): each a subclass of the newer rules that overrides what differs
     # and sets its own `version` (`at_version`).
     old_versions: tuple[int, ...] = ()
+    # What each version changed from the one before, a few short lines each ({version: (line, ...)}),
+    # for `judge upgrade` to tell the game master what a game moved to the current version plays by.
+    changes: dict[int, tuple[str, ...]] = {}
     min_players = 3
     max_players = 6
     options: tuple[Option, ...] = ()
@@ -124,6 +137,10 @@ class Ruleset:
                 old.version = version
             cache[version] = old
         return cache[version]
+
+    def changes_since(self, version: int) -> list[str]:
+        """What changed for a game moved from `version` to the current one (`changes`)."""
+        return [line for v in sorted(self.changes) if version < v <= self.version for line in self.changes[v]]
 
     def _version_class(self, version: int):
         """The subclass that plays `version` of these rules, or None. An older version is a
@@ -225,7 +242,7 @@ class Ruleset:
     def public_order(self, text: str) -> str | None:
         """A logged order (its canonical text) as the public sees it in the public record while
         the game runs, or None for a secret order (the record shows "secret order"). Decide it
-        from the text alone: judge/record.py `public_entry` is the one place that asks."""
+        from the text alone: judge/record/entries.py `public_entry` is the one place that asks."""
         return text
 
     def default_order(self, state: dict, player: str) -> str | None:
@@ -237,14 +254,14 @@ class Ruleset:
         return rng.choice(view["orders"])
 
     def order_forms(self, state: dict, player: str) -> list:
-        """The orders `player` may give now as a short grammar (judge/grammar.py): templates
+        """The orders `player` may give now as a short grammar (judge/engine/grammar.py): templates
         with the values each slot may take, standing for exactly `legal_orders`. Like
         legal_orders it may use only what `player` may see. Default: grouped legal orders."""
         from judge.engine.grammar import from_orders
 
         return from_orders(self.legal_orders(state, player))
 
-    # ---- standing orders (judge/standing.py runs them; each ruleset has its vocabulary) ----
+    # ---- standing orders (judge/engine/standing.py runs them; each ruleset has its vocabulary) ----
     standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders
     standing_forms: tuple[str, ...] = ()  # how they are written, for messages and reports
 
@@ -254,10 +271,6 @@ class Ruleset:
         on `view` (the player's own, with `awaiting`) only to tell a standing order from an
         ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one."""
         return None
-
-    # Whether `standing_order` and `standing_stops` are given the player's view (True) or, as
-    # rulesets were first written, the whole state: a transition, every ruleset reads the view.
-    standing_reads_view = False
 
     def standing_order(self, view: dict, player: str, text: str) -> str | None:
         """The order the standing order `text` of the awaited `player` gives now, or None when
@@ -270,7 +283,7 @@ class Ruleset:
     def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out
         (public words, e.g. a sale of a company they hold), or "". `view`: the player's own,
-        after the order."""
+        after the order (a mapping built on the first look: decide from `order` first)."""
         return ""
 
     def standing_round(self, state: dict) -> int:
@@ -314,7 +327,11 @@ def register(cls):
 
 
 def get(name: str) -> Ruleset:
+    """The ruleset called `name`, in any case (`Mogul`, `STOCK-ROUND`)."""
+    if name not in _REGISTRY and name.lower() in _REGISTRY:
+        name = name.lower()
     if name not in _REGISTRY:
+        name = name.lower()
         module = name.replace("-", "_")
         if module.isidentifier() and not module.startswith("_"):
             try:

@@ -1,6 +1,6 @@
 """Standing orders: a player says in advance what to do when their turn comes, and the judge
 carries it out as if typed (every ruleset; each ruleset's vocabulary is in its own module,
-hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
+hooks `standing_parse`, `standing_order`, `standing_stops` of judge/engine/ruleset.py).
 
 - Given at any time, awaited or not, mixed with ordinary orders; `standing` lists one's own,
   `cancel` clears them all, `cancel N` one. Each lasts until the end of the round it was
@@ -20,16 +20,18 @@ hooks `standing_parse`, `standing_order`, `standing_stops` of judge/ruleset.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from judge.engine.errors import GameFileError, GameOver, IllegalOrder, JudgeError, NotYourTurn, OrderSyntaxError
 from judge.engine.orders import Order
-from judge.engine.ruleset import GM
+from judge.engine.ruleset import GM, Ruleset
 
 SECRET = "secret: "  # the log text of a standing order given or cancelled starts so
 EVERY = "every round"
 NOTE_ROUNDS = 1  # a stopped standing order's note is shown for the rest of its round and one more
 MAX_EACH = 20  # standing orders a player may hold at once
+MAX_PER_MOVE = 30  # standing orders a player may give or cancel at one move (so also in one message)
 
 
 FOR_ROUND = re.compile(r"^secret for round (\d+): ")  # given right after an order that ended that round
@@ -52,6 +54,7 @@ class Command:
     player: str
     verb: str
     text: str = ""
+    noop: bool = False  # a `cancel` with nothing to cancel: it changes nothing and is not logged
 
     def __str__(self) -> str:
         if self.verb == "give":
@@ -60,7 +63,7 @@ class Command:
 
     @property
     def logged(self) -> bool:
-        return self.verb != "standing"
+        return self.verb != "standing" and not self.noop
 
 
 # ---- the state's part ---------------------------------------------------------------------
@@ -136,15 +139,19 @@ def check(state: dict, players: list[str], where: str) -> None:
 
 
 # ---- reading a line -----------------------------------------------------------------------
-def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False) -> Command | None:
+def parse_command(game, state: dict, player: str, body: str, line: str, blind: bool = False,
+                  pending=()) -> Command | None:
     """The standing-order command on `body`, or None when it is an ordinary order. Decided on
     the player's own view only (syntax, the game's data, their own standing orders); `blind`
-    (after an order that revealed something or passed the turn) on the syntax alone."""
+    (after an order that revealed something or passed the turn) on the view the player wrote
+    their message from (`game.state`, the position before the batch), never on the position
+    the order made. `pending`: what the batch accepted so far, counted with the log against
+    MAX_PER_MOVE."""
     words, rs = body.lower().split(), game.ruleset
     every = words[-2:] == EVERY.split()
     if words[0] not in ("standing", "cancel") and not every and (len(words) < 2 or words[0] not in rs.standing_starts):
         return None  # (standing orders are two words or more: `bid` alone is an ordinary order)
-    view = None if blind else _view(game, state, player)
+    view = _view(game, game.state if blind else state, player)
     if words[0] not in ("standing", "cancel") and not every and not _maybe(rs, view, player, body):
         return None
     if player == GM:
@@ -156,10 +163,29 @@ def parse_command(game, state: dict, player: str, body: str, line: str, blind: b
             raise OrderSyntaxError("'standing' (the list of your standing orders) takes nothing after it", line)
         return Command(player, "standing")
     if words[0] == "cancel":
-        return _cancel(state, player, words, line)
-    if not blind and len(orders_of(state, player)) >= MAX_EACH:
+        command = _cancel(state, player, words, line)
+        if not orders_of(state, player):
+            return Command(player, "cancel", noop=True)
+    elif not blind and len(orders_of(state, player)) >= MAX_EACH:
         raise IllegalOrder(f"you hold {MAX_EACH} standing orders already; cancel some first", line)
-    return Command(player, "give", _canonical(rs, view, player, body, line))
+    else:
+        command = Command(player, "give", _canonical(rs, view, player, body, line))
+    if given_at_move(game.log, state["move"], player) + sum(
+            isinstance(c, Command) and c.logged and c.player == player for c in pending) >= MAX_PER_MOVE:
+        raise IllegalOrder(f"you have given or cancelled {MAX_PER_MOVE} standing orders at this move already; "
+                           "the next move takes more", line)
+    return command
+
+
+def given_at_move(log, move: int, player: str) -> int:
+    """How many standing orders `player` gave or cancelled at `move`, the log's last move: read
+    from the log's end (at most the entries of that move)."""
+    head, count = f"{move} ", 0
+    for entry in reversed(log):
+        if not entry.startswith(head):
+            break
+        count += entry.startswith(f"{head}{player} ") and is_secret_entry(entry)
+    return count
 
 
 def _cancel(state, player, words, line) -> Command:
@@ -188,10 +214,26 @@ def _view(game, state, player) -> dict:
     return game.view(player, report=False, state=state)
 
 
-def _policy_input(game, state, player):
-    """What a ruleset's `standing_order` and `standing_stops` read: the player's view (a ruleset
-    still written for the state says so with `standing_reads_view = False`)."""
-    return _view(game, state, player) if game.ruleset.standing_reads_view else state
+class _Later(Mapping):
+    """`player`'s view of `state`, built on the first look: most standing orders decide from
+    the order alone whether they stop (`standing_stops`), and a view costs more than that."""
+
+    def __init__(self, game, state, player):
+        self._make, self._view = (lambda: _view(game, state, player)), None
+
+    def _seen(self) -> dict:
+        if self._view is None:
+            self._view = self._make()
+        return self._view
+
+    def __getitem__(self, key):
+        return self._seen()[key]
+
+    def __iter__(self):
+        return iter(self._seen())
+
+    def __len__(self) -> int:
+        return len(self._seen())
 
 
 def _canonical(rs, view, player, body, line) -> str:
@@ -313,14 +355,17 @@ def _next(game, state, only) -> tuple[str, Order] | None:
     for p in rs.awaiting(state):
         if p == GM or (only and p != only):
             continue
+        seen = None  # p's view, built once while nothing changes (a stop changes p's listing)
         for o in list(orders_of(state, p)):
             try:
-                text = rs.standing_order(_policy_input(game, state, p), p, o["text"].removesuffix(" " + EVERY))
+                seen = _view(game, state, p) if seen is None else seen
+                text = rs.standing_order(seen, p, o["text"].removesuffix(" " + EVERY))
                 if text is None:
                     continue
                 return p, game._parse(state, p, text, text)
             except JudgeError as e:
                 _stop(rs, state, p, o, getattr(e, "message", lambda: str(e))())
+                seen = None
     return None
 
 
@@ -333,10 +378,12 @@ def _stop(rs, state, player, order: dict, why: str) -> None:
 
 def _watch_stops(game, state, order: Order) -> None:
     rs = game.ruleset
+    if type(rs).standing_stops is Ruleset.standing_stops:  # (none stop so: no view to build)
+        return
     for p, mine in list(state.get("standing", {}).items()):
         if p == order.player or not mine["orders"]:
             continue
-        seen = _policy_input(game, state, p)
+        seen = _Later(game, state, p)
         for o in list(mine["orders"]):
             why = rs.standing_stops(seen, order, p, o["text"].removesuffix(" " + EVERY))
             if why:
@@ -379,7 +426,7 @@ def resample(game, state: dict, player: str, rng) -> dict:
 
 def _applies(game, state, player, text) -> bool:
     try:
-        return game.ruleset.standing_order(_policy_input(game, state, player), player,
+        return game.ruleset.standing_order(_view(game, state, player), player,
                                            text.removesuffix(" " + EVERY)) is not None
     except JudgeError:
         return True

@@ -8,12 +8,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from judge.change.unit import Change
+from judge.record import conduct, corrections
 from judge.engine import bots
 from judge.engine.errors import GameFileError, JudgeError
 from judge.engine.report import render
 from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from judge.gateway import selfservice
 from judge.mail import settings
 from judge.engine.ruleset import GM
@@ -24,7 +26,7 @@ def tick(cfg, outbox, now: datetime) -> list[str]:
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
     with its reason, and the others are handled all the same."""
     done = []
-    for path in sorted(cfg.games.glob("*.toml")):
+    for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
         except GameFileError as e:
@@ -67,6 +69,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
                 late.append(player)
                 move = game.move
                 order, how = missed_order(game, mg, player)
+                conduct.missed(game, player, corrections.holder(game, player), mg.m["deadline"])  # all are told below
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
                                f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")

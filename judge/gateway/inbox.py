@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,9 +24,10 @@ from judge.change.unit import Change
 from judge.record import corrections
 from judge.store import gamefile
 from judge.engine import standing
-from judge.gateway import bounces, parse as mailparse, selfservice
+from judge.gateway import bounces, parse as mailparse, replies, selfservice
 from judge.engine.errors import (
     GameFileError,
+    GameFileFull,
     GameOver,
     HostError,
     JudgeError,
@@ -36,7 +38,8 @@ from judge.engine.errors import (
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
 from judge.mail.addresses import is_address
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from judge.engine.report import render
 from judge.engine.ruleset import GM
 
@@ -53,6 +56,15 @@ Write 'help' on its own line after your player line for the orders of your game,
 for its rules in short.
 Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored."""
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
+# What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
+MAX_BLOCKS = 10  # game blocks in one message
+MAX_SAME_GAME = 2  # blocks for one game in one message
+MAX_LINES = 100  # lines in one block
+MAX_FAILED_LOGINS = 3  # wrong names or passwords in one message, after which no password is checked
+MAX_STRAY = 20  # ignored lines echoed in an answer
+MAX_ECHO = 200  # characters of an ignored line echoed
+MAX_ECHOED = 3 * 1024  # characters of echoed lines (OK, SKIPPED...) in one answer; the rest are counted
+MAX_STRANGER_ANSWER = 8 * 1024  # the answer to a message in which nobody logged in
 HIDDEN = "********"
 
 
@@ -82,25 +94,77 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         outbox.flush()
         return f"{msg.message_id}: refused ({msg.problem})"
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
+    if len(blocks) > MAX_BLOCKS:  # refused before any password is checked or game loaded
+        log(outcome=f"refused: {len(blocks)} blocks in one message")
+        body = (f"Your message holds {len(blocks)} game blocks; the judge reads at most {MAX_BLOCKS} in one "
+                "message. Nothing was changed.\n")
+        outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
+        outbox.flush()
+        return f"{msg.message_id}: refused ({len(blocks)} blocks)"
     hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)])
     sections = []
     if stray:
         sections.append("These lines were ignored (each game's orders follow its 'game' and 'player' lines):\n"
-                        + "".join(f"  {hide(line)}\n" for line in stray))
+                        + "".join(f"  {hide(line)[:MAX_ECHO]}\n" for line in stray[:MAX_STRAY])
+                        + (f"  ... and {len(stray) - MAX_STRAY} more lines\n" if len(stray) > MAX_STRAY else ""))
     if not blocks:
         log(outcome="refused: no game named")
         sections.append(how_to(msg.subject, stray))
-    earlier, others = {}, 0
+    earlier, others, logins = {}, 0, {}
     for block in blocks:  # a second block for the same game is its own change, not a duplicate
         nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
-        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide)
+        unread = unread_block(block, logins) or (
+            f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
+        if unread:
+            log(game=block.game, outcome=f"refused: {unread}")
+            sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
+            continue
+        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins)
         sections.append(text)
         others += mails
-    body = hide("\n\n".join(sections) + "\n", whole=True)
+    body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
+    if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
+        body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
     subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
     outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
     outbox.flush()
     return f"{msg.message_id}: {len(blocks)} game(s), answered, {others} other mail(s)"
+
+
+def unread_block(block, logins: dict) -> str:
+    """Why a block is refused before its game is loaded or its password checked ("" to read it):
+    too many lines, or a failed login earlier in the message (to its game, or to several)."""
+    if len(block.lines) > MAX_LINES:
+        return f"the block has {len(block.lines)} lines; the judge reads at most {MAX_LINES} lines a block"
+    if logins.get(block.game.lower()) is False:
+        return "an earlier block of this message for the same game gave a wrong player name or password"
+    if list(logins.values()).count(False) >= MAX_FAILED_LOGINS:
+        return f"{MAX_FAILED_LOGINS} earlier blocks of this message gave a wrong player name or password"
+    return ""
+
+
+_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED )")
+
+
+def bounded_echo(sections: list[str]) -> list[str]:
+    """The sections with their echoed lines cut to MAX_ECHO characters, and those past
+    MAX_ECHOED characters in the whole answer counted instead of shown (a refusal is shown)."""
+    budget, out = MAX_ECHOED, []
+    for text in sections:
+        kept, hidden = [], 0
+        for line in text.split("\n"):
+            if _ECHO.match(line):
+                line = line[:MAX_ECHO]
+                if budget < len(line) and not line.startswith("  REFUSED"):
+                    hidden += 1
+                    continue
+                budget -= len(line)
+            elif hidden:
+                kept.append(f"  ... and {hidden} more lines like these, not shown")
+                hidden = 0
+            kept.append(line)
+        out.append("\n".join(kept))
+    return out
 
 
 _PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+|set\s+password\s+)\S+")
@@ -171,9 +235,11 @@ def forget_replies(cfg, game: str, keys: list[str]) -> None:
         _reply_path(cfg, game, key).unlink(missing_ok=True)
 
 
-def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int]:
+def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None) -> tuple[str, int]:
     """One game's part of a message: (the answer's section, how many other mails it sends).
-    The change, its mails and the section are saved together under the game's lock."""
+    The change, its mails and the section are saved together under the game's lock.
+    `logins[game]` is set to whether the block's name and password were right (when checked)."""
+    logins = {} if logins is None else logins
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
     if path is None:
@@ -193,11 +259,14 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
             # changed since (by this very message): the answer goes to the address it went to.
             named = mg.named(block.player)
             if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
+                logins[block.game.lower()] = True
                 change.discard()
                 log(outcome="duplicate: handled before, its answer sent again")
                 return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
+            if block.player:
+                logins[block.game.lower()] = not refusal
             if refusal:
                 change.discard()
                 if owner:
@@ -208,14 +277,20 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
                 return f"{head}: {refusal}", 0
             change.watch()
             run = Run(change.game.copy(), block.game, who, cfg, now=now, hide=hide)
+            block.lines = replies.own_orders(block.lines, block.breaks, order_words(change.game, who))  # a note after them
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             if run.ok:
                 change.game, change.restart = run.game, run.restart
                 change.notices += run.notices
                 change.mails += run.mails
-            change.ready()  # the deadline the answer tells
+            mails = change.ready()  # the deadline the answer tells, and the mails
             mg = change.mail
+            own = mg.address_of(cfg, who)
+            if run.show_report and who != GM and any(m["To"] == own and m["Subject"].endswith(f"report for {who}")
+                                                     for m in mails):
+                run.show_report = False  # one report per player per change: the answer does not repeat it
+                run.answers.append("Your new report comes in its own mail.")
             forgotten = mg.remember(key)
             text = section(head, run, change.game, mg)
             keep_reply(cfg, block.game, key, who, text)
@@ -226,6 +301,9 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide) -> tuple[str, int
         if change.game.meta["mail"].get("press_pending"):  # (also what a crash left waiting)
             sent += selfservice.deliver_anonymous_press(path, block.game, cfg, outbox, now)
         return text, sent
+    except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched
+        log(outcome=f"refused: {e}")
+        return f"{head}: refused: {e}.", 0
     except (GameFileError, OSError) as e:  # the host's fault, not the player's: tried again later
         raise HostError(f"game {block.game}: {e}") from None
 
@@ -352,15 +430,8 @@ class Run:
         prefix = f"as {actor}: " if self.who == GM and actor != GM else ""
         try:  # all or none: unchanged when refused
             accepted = self.game.submit(actor, texts, more=more)
-        except JudgeError as e:
-            done, error = [], e
-            for k in range(1, len(texts)):  # which line failed, and the canonical text of those before
-                try:
-                    done = self.game.copy().submit(actor, texts[:k])
-                except JudgeError as first:
-                    error = first
-                    break
-            error = not_an_order(self.game, error)
+        except JudgeError as e:  # (the orders before the refused line were judged: their canonical text)
+            done, error = e.before, not_an_order(self.game, e)
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
             return None
         prose = next((e for e in (not_an_order(self.game, NotYourTurn("", line)) for line in accepted.unjudged)
@@ -438,6 +509,17 @@ class Run:
         return name
 
 
+def order_words(game, who: str) -> tuple[str, ...]:
+    """The first word of every line `who` may write in a block: the ruleset's orders and standing
+    orders, the self-service lines, the game master's commands. Empty for a ruleset that does
+    not name its orders (then every line of a block is read)."""
+    verbs = getattr(game.ruleset, "verbs", ())
+    if not verbs:
+        return ()
+    words = (*verbs, *game.ruleset.standing_starts, "standing", "cancel", "every", "player")
+    return words + ((*GM_COMMANDS, "as") if who == GM else tuple(selfservice.COMMANDS))
+
+
 def not_an_order(game, error: JudgeError) -> JudgeError:
     """A line refused as out of turn or as bad syntax that begins with no order word of the
     game at all ("Thanks for the game!") is "not an order", which tells the player more."""
@@ -499,17 +581,26 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
         for name in _arrival_order(new):
             src = new / name
             try:
-                raw = src.read_bytes()
+                raw = read_message(src)
             except FileNotFoundError:  # taken by another reader
                 continue
+            if raw is None:  # not a regular file (a FIFO would be read for ever): left alone
+                continue
             now = now_fn()
+            # The try is counted before the message is handled: a run killed on it (out of
+            # memory, a time limit) counts as a failed one, so that it is put aside in the end.
+            if tries.tried(name) >= QUARANTINE_AFTER:
+                quarantine(path, name, raw, RuntimeError("the runs that tried it never finished"), cfg, outbox, now)
+                tries.forget(name)
+                continue
+            tries.begin(name)
             try:
                 done.append(handle(raw, cfg, outbox, now))
             except MailError as e:  # handled; its mail waits in the outbox
                 waiting = e
                 done.append(f"{name}: handled, its mail waits in the outbox")
             except Exception as e:  # noqa: BLE001 - one message must not block the others
-                failed = tries.failed(name)
+                failed = tries.tried(name)
                 record(general_log(cfg), now, maildir_file=name,
                        outcome=f"failed ({failed} of {QUARANTINE_AFTER} runs): {_failure(e)}")
                 if failed >= QUARANTINE_AFTER:
@@ -530,6 +621,19 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     return done
 
 
+def read_message(path: Path) -> bytes | None:
+    """A Maildir file's bytes, at most one more than parse.MAX_MESSAGE (enough to refuse it as
+    too large); None when it is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(mailparse.MAX_MESSAGE + 1)
+    finally:
+        os.close(fd)
+
+
 class _Tries:
     """How many runs failed on each message still in new/ (a small JSON file in the Maildir)."""
 
@@ -541,10 +645,13 @@ class _Tries:
         except (OSError, ValueError):
             self.count = {}
 
-    def failed(self, name: str) -> int:
+    def tried(self, name: str) -> int:
+        return self.count.get(name, 0)
+
+    def begin(self, name: str) -> None:
+        """Count a run's try on `name` before it is made (saved: a run killed on it counts)."""
         self.count[name] = self.count.get(name, 0) + 1
         self.save()
-        return self.count[name]
 
     def forget(self, name: str) -> None:
         self.count.pop(name, None)

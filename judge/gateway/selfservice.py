@@ -1,6 +1,6 @@
 """Players serve themselves by mail: the lines a player may write in a block besides orders
 (help, rules, history, report, away, back, resign, propose end, agree end, press, set,
-confirm), the game master's `set` of the game's mail settings, and what the other parts of
+confirm, league), the game master's `set` of the game's mail settings, and what the other parts of
 the mail judge ask of them (away players' deadlines, resigned seats played by the bot, the
 events a player missed since their last report).
 
@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from judge.engine import bots
 from judge.engine.errors import JudgeError
 from judge.engine.game import AGREED_END
+from judge.engine.standing import is_secret_entry
 from judge.engine.ruleset import GM
 from judge.mail.settings import setting
 from judge.mail.outbox import compose
@@ -90,6 +91,15 @@ def _rules(run, player, args):
     run.answers.append(text[at + 1:] if at >= 0 else text)
 
 
+def _league(run, player, args):
+    """The league of this game's ruleset (docs/league.md), from the site's archive or games."""
+    from judge.league import records, table
+
+    _nothing_after("league", args)
+    sections, _ = table.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
+    run.answers.append(table.text(sections))
+
+
 def _move_arg(run, args, verb: str, default: int) -> int:
     if not args:
         return default
@@ -158,6 +168,9 @@ def _resign(run, player, args):
     if still_in(run.game, run.mg.m) == [player]:
         raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
     entry["resigned"] = True
+    from judge.record import conduct, corrections
+
+    conduct.resigned(run.game, player, corrections.holder(run.game, player))  # for the league: all are told below
     run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
 
 
@@ -326,6 +339,7 @@ def _nothing_after(verb: str, args) -> None:
 COMMANDS = {
     "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
     "resign": _resign, "propose": _propose, "agree": _agree, "press": _press, "set": _set, "confirm": _confirm,
+    "league": _league,
 }
 
 
@@ -353,11 +367,13 @@ def gm_notes(m: dict, player: str) -> str:
 def play_resigned(game, m: dict) -> None:
     """The bot's orders for resigned seats, as long as one of them is awaited (and the game
     is not paused: then on `resume`)."""
-    limit = game.ruleset.max_moves
-    while not m["paused"] and not game.is_over() and len(game.log) <= limit:
+    # The ruleset's bound on a game's length counts the public orders, as `judge simulate` does:
+    # players' secret standing-order entries are not moves (they once made it stop short).
+    played = sum(1 for e in game.log if not is_secret_entry(e))
+    while not m["paused"] and not game.is_over() and played <= game.ruleset.max_moves:
         seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
         if seat is None:
             return
-        game.submit(seat, [bots.choose(game, seat)])
+        played += bots.new_public(game, lambda: game.submit(seat, [bots.choose(game, seat)]))
 
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from judge.engine.errors import HostError, JudgeError, UsageError
 from judge.mail.journal import record
-from judge.mail.outbox import MailError, compose, open_outbox
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose, open_outbox
 
 TELL_EVERY = 3600  # seconds between two mails to the game master about host problems
 PUBLIC = "a problem on the judge's host; the message is kept and tried again later"

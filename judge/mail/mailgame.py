@@ -235,7 +235,10 @@ class MailGame:
                     body += settings.catch_up(self.game, who, entry.get("last_report", 1))
                     entry["last_report"] = self.game.move
                 body += after[who] + "\n" + self.footer(cfg, who, views[who])
-            subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
+            if changed:
+                subject = f"game {self.name}: move {self.game.move}, " + ("report for " + who if who else "public report")
+            else:  # only the notices: the subject says so
+                subject = f"game {self.name}: notice, move {self.game.move}"
             out.append(compose(cfg, address, subject, body))
         return out
 

@@ -32,18 +32,12 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from judge.store import gamefile
-from judge.engine.errors import GameFileError, JudgeError
+from judge.engine.errors import GameFileError, MailError
 from judge.mail.journal import general_log, record
 from judge.mail.addresses import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
 PART_KEPT = 3600  # seconds: a mail still being written is written in far less
-
-
-class MailError(JudgeError):
-    """Outgoing mail could not be handed on now; it waits in the outbox."""
-
-    exit_code = 75  # EX_TEMPFAIL: an MTA piping to `judge mail` keeps the message and retries
 
 
 class TryLater(Exception):

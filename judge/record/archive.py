@@ -26,15 +26,11 @@ from pathlib import Path
 
 from judge.record import corrections, public as record
 from judge.store import gamefile
-from judge.engine.errors import JudgeError
+from judge.engine.errors import ArchiveError, JudgeError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
 MAX_SUBJECT = 200
-
-
-class ArchiveError(JudgeError):
-    """The record could not be committed."""
 
 
 def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -58,11 +54,13 @@ def commit(game, name: str, repo) -> str:
     if not repo.is_dir():
         raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
     where = f"{game.ruleset.name}/{name}.toml"
-    built = record.build(game, name)
-    new = record.dumps(built)
     with _repo_lock(repo):
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
+        previous = _read(old)
+        built = record.build(game, name, previous=previous)
+        new = record.dumps(built)
+        _last[(repo.resolve(), where)] = built
         if old == new:
             return ""
         path = repo / where
@@ -70,11 +68,20 @@ def commit(game, name: str, repo) -> str:
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
             stale.unlink(missing_ok=True)
         gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
-        message = describe(_read(old), built)
+        message = describe(previous, built)
         if old is None:  # a new file; a tracked one is committed from the work tree directly
             _git(repo, "add", "--", where)
         _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
     return message
+
+
+_last: dict = {}  # (repository, path) -> the record this process committed there last
+
+
+def last_record(repo, ruleset: str, name: str) -> dict | None:
+    """The record of RULESET/NAME this process committed (or found committed) last, if any:
+    the site after a change reads it instead of parsing the file again."""
+    return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
 
 
 def _mark_path(game_path) -> Path:
@@ -116,13 +123,18 @@ def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
         return ""
     except Exception as e:  # noqa: BLE001 - the game is saved; the archive must never block it
         warning = f"the public record of {name} was not archived ({e}); it will be tried again with the next change"
-        when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        try:
-            with open(Path(game_path).with_name(f"{name}.archive.log"), "a", encoding="utf-8") as f:
-                f.write(json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n")
-        except OSError:
-            pass
+        note(game_path, warning, now)
         return warning
+
+
+def note(game_path, warning: str, now: datetime | None = None) -> None:
+    """Append a failure to GAME.archive.log beside the game file (the archive's, the site's)."""
+    when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        with open(Path(game_path).with_name(f"{Path(game_path).stem}.archive.log"), "a", encoding="utf-8") as f:
+            f.write(json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n")
+    except OSError:
+        pass
 
 
 def _read(text: str | None) -> dict | None:

@@ -10,19 +10,16 @@ Both appear in the public record (secret undone orders as "secret order").
 """
 from __future__ import annotations
 
-import re
 
-from judge.engine.errors import UsageError
-from judge.engine.game import NAME, Game, LogEndsEarly
+from judge.engine.errors import LogEndsEarly, UsageError
+from judge.engine.game import NAME, Game
+from judge.engine.orderlog import LogEntry
 from judge.engine.ruleset import GM
 from judge.record.entries import public_entries
 
-_MOVE = re.compile(r"^(\d+) ")
-
-
 def _move_of(entry: str) -> int:
-    m = _MOVE.match(entry)
-    return int(m[1]) if m else 0
+    parts = LogEntry.read(entry)
+    return parts.move if parts else 0
 
 
 def check_move(game: Game, move: int) -> None:
@@ -55,9 +52,25 @@ def rollback(game: Game, move: int, reason: str, when: str) -> tuple[Game, list[
     undone = game.log[len(past.log):]
     if not undone:
         raise UsageError(f"nothing to undo: no order was given at move {move} or after")
+    lost = standing_undone(game, past)
     past.corrections.append({"kind": "rollback", "time": when, "from_move": game.move, "to_move": move,
-                             "reason": reason.strip(), "undone": undone})
+                             "reason": reason.strip(), "undone": undone,
+                             **({"standing_undone": lost} if lost else {})})
     return past, undone
+
+
+def standing_undone(game: Game, past: Game) -> dict:
+    """Each player's standing orders that `game` held and `past` (the game rolled back) does
+    not: their secret, told to them alone in their report (the public record leaves it out)."""
+    from judge.engine.standing import orders_of
+
+    out = {}
+    for p in game.players:
+        kept = [o["text"] for o in orders_of(past.state, p)]
+        lost = [o["text"] for o in orders_of(game.state, p) if o["text"] not in kept]
+        if lost:
+            out[p] = lost
+    return out
 
 
 def holder(game: Game, seat: str) -> str:
@@ -88,7 +101,7 @@ def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
         raise UsageError("the game has ended: there is no seat to hand on")
     new = new or UNNAMED
     if new != UNNAMED and (not NAME.match(new) or new.lower() == GM):
-        raise UsageError(f"player name '{new}' must start with a letter and hold only letters, digits, - and _ "
+        raise UsageError(f"player name '{new}' must start with a letter a-z or A-Z and hold only such letters, digits, - and _ "
                          "(at most 20), and not be gm")
     taken = {n.lower() for s in game.players if s != seat for n in (s, holder(game, s))}
     if new.lower() in taken or new.lower() == holder(game, seat).lower():
@@ -112,7 +125,8 @@ def public(game: Game) -> list[dict]:
     """The trace as the public may read it while the game runs."""
     if game.is_over():
         return game.corrections
-    return [{**c, "undone": public_entries(game, c["undone"])} if "undone" in c else c for c in game.corrections]
+    return [{**{k: v for k, v in c.items() if k != "standing_undone"}, "undone": public_entries(game, c["undone"])}
+            if "undone" in c else c for c in game.corrections]
 
 
 def describe(c: dict) -> str:

@@ -1,32 +1,30 @@
 """Which log entries the public may read while a game runs: the one place that decides it."""
 from __future__ import annotations
 
-import re
-
 from judge.engine import standing
 from judge.engine.game import Game
+from judge.engine.orderlog import LogEntry
 
 SECRET = "secret order"
-_ENTRY = re.compile(r"^(\d+) (\S+) (.+)$")
 
 
 def secret_entry(game: Game, entry: str) -> bool:
     """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
     that decides it (the ruleset's `public_order` hook, and standing orders given or cancelled;
     extend here for new kinds of entry)."""
-    m = _ENTRY.match(entry)
-    return not m or standing.is_secret_entry(entry) or game.ruleset.public_order(m[3]) is None
+    parts = LogEntry.read(entry)
+    return parts is None or standing.is_secret_entry(entry) or game.ruleset.public_order(parts.text) is None
 
 
 def public_entry(game: Game, entry: str) -> str:
     """A log entry as the public saw it: "MOVE PLAYER ORDER" with the order as the ruleset's
     `public_order` shows it, or "MOVE PLAYER secret order"."""
-    m = _ENTRY.match(entry)
-    if not m:
+    parts = LogEntry.read(entry)
+    if parts is None:
         return SECRET
     if secret_entry(game, entry):
-        return f"{m[1]} {m[2]} {SECRET}"
-    return f"{m[1]} {m[2]} {game.ruleset.public_order(m[3])}"
+        return str(parts._replace(text=SECRET))
+    return str(parts._replace(text=game.ruleset.public_order(parts.text)))
 
 
 def public_log(game: Game) -> list[str]:

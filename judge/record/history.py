@@ -6,7 +6,7 @@ from judge.record.corrections import check_move
 from judge.engine.game import Game
 from judge.record.entries import public_log
 
-__all__ = ["all_events", "at_move", "moves"]
+__all__ = ["all_events", "at_move", "each_move", "moves"]
 
 
 def at_move(game: Game, move: int) -> Game:
@@ -80,3 +80,32 @@ def moves(game: Game) -> list[dict]:
         if "to" not in e:
             row(e["move"])["events"].append(e["text"])
     return [rows[m] for m in sorted(rows)]
+
+
+class _Visiting(Game):
+    """A replay that shows the game at the start of every move to `visit` (the game is shared
+    with the replay: read it at once, never keep it)."""
+
+    def _apply(self, state, order, rng) -> None:
+        if not self.begun:
+            self.begun = True
+            self._visit(state, rng)  # move 1: the setup
+        move = state["move"]
+        super()._apply(state, order, rng)
+        if state["move"] != move:
+            self._visit(state, rng)
+
+    def _visit(self, state, rng) -> None:
+        if state["move"] >= self.start:
+            self.visit(self._like(state, rng))
+
+
+def each_move(game: Game, visit, start: int = 1) -> None:
+    """Replay `game`, calling `visit(game as it stood at the start of move N)` for every move N
+    from `start` to the current one (each as `at_move` shows it: a move begun and ended at once
+    by a standing order is shown too)."""
+    visiting = _replaying(_Visiting, game)
+    visiting.visit, visiting.start, visiting.begun = visit, start, False
+    replayed = visiting.replay()
+    if not visiting.begun and replayed.move >= start:  # no order applied yet: the setup
+        visit(replayed)

@@ -9,7 +9,7 @@ the whole log and `[game_file]`, the game file without [meta] (seed, setup, salt
 that `judge verify` and `judge audit` check the finished record alone.
 
 The record is built from the game file without replaying it: it shows only what the file
-holds publicly now. tests/test_privacy.py proves it: resampling everything hidden from the
+holds publicly now. tests/proofs/test_privacy.py proves it: resampling everything hidden from the
 public leaves it byte for byte the same.
 """
 from __future__ import annotations
@@ -18,15 +18,17 @@ from pathlib import Path
 
 from judge.engine.errors import GameFileError, UsageError
 from judge.engine.game import Game
-from judge.record import corrections
 from judge.record.entries import public_log
 
 FORMAT = 1
 KIND = "public record of a judge game"
 
 
-def build(game: Game, name: str) -> dict:
-    """The public record of `game` (called `name`) as a TOML-able dict."""
+def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None) -> dict:
+    """The public record of `game` (called `name`) as a TOML-able dict; `previous`, the
+    game's record before this change, saves replaying work (judge/record/moves.py); `rows`,
+    the moves' rows when the caller has made them."""
+    from judge.record import corrections, moves
     from judge.engine.report import render
 
     view = game.view(None)
@@ -48,9 +50,18 @@ def build(game: Game, name: str) -> dict:
         "corrections": corrections.public(game),
         "report": render(view),
         "view": _tomlable(view),
+        "standings": _tomlable(game.ruleset.standings(game.state)),  # the score track, public
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
+    from judge.record import conduct
+
+    if conduct.public(game):  # missed deadlines, resignations, the end: what all were told (the league)
+        record["league"] = conduct.public(game)
+    deadline = game.meta.get("mail", {}).get("deadline") if isinstance(game.meta.get("mail"), dict) else None
+    if deadline and not over:  # every player and observer is told it
+        record["deadline"] = deadline
+    record[moves.KEY] = moves.build(game, previous) if rows is None else rows
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever
@@ -115,13 +126,39 @@ def load_game(path) -> Game:
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))  # read once, either kind
     if data.get("record") != KIND:
         return Game.from_dict(data, str(path))
+    return finished_game(data, str(path))
+
+
+def read(path) -> tuple[Game | None, dict | None]:
+    """A game file: (the game, None); a public record: (the game inside it once it is complete,
+    else None; the record). For show, status, standings and history on either."""
+    from judge.store import gamefile
+
+    path = Path(path)
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
+    if data.get("record") != KIND:
+        return Game.from_dict(data, str(path)), None
+    for key, kind in (("report", str), ("view", dict), ("log", list), ("move", int), ("game", str)):
+        if not isinstance(data.get(key), kind):
+            raise GameFileError(f"{path} is a public record without its {key}: it cannot be read")
+    return (finished_game(data, str(path)) if isinstance(data.get("game_file"), dict) else None), data
+
+
+def note(data: dict) -> str:
+    """The line that says a record is read, not a game file."""
+    return (f"(the public record of game {data['game']} at move {data['move']}: what the public may see"
+            + ("; the game is over" if data.get("game_over") else "") + ")")
+
+
+def finished_game(data: dict, where: str) -> Game:
+    """The game inside a finished public record (read as a dict), checked against the record."""
     if not isinstance(data.get("game_file"), dict):
-        raise GameFileError(f"{path} is the public record of a game still running: it holds no seed or setup, "
+        raise GameFileError(f"{where} is the public record of a game still running: it holds no seed or setup, "
                             "so it can be checked only once the game is over")
-    game = Game.from_dict(data["game_file"], f"{path} [game_file]")
+    game = Game.from_dict(data["game_file"], f"{where} [game_file]")
     shown = {k: data.get(k) for k in ("commitment", "players", "log")}
     own = {"commitment": game.commitment, "players": game.players, "log": game.log}
     for key in shown:
         if shown[key] != own[key]:
-            raise GameFileError(f"{path}: the record's {key} is not its game file's: the record was edited")
+            raise GameFileError(f"{where}: the record's {key} is not its game file's: the record was edited")
     return game

@@ -14,6 +14,13 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     path = "outbox"
     [archive]                        # optional: commit every game's public record here
     git = "archive"                  # a git repository (relative to this file's directory)
+    site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
+    [league]                         # optional: names of one player (judge league, docs/league.md)
+    aliases = { alice2 = "alice" }   # a registered name = the player it counts for
+
+A host that plays no game by mail (shell games, archived) needs none of the mail settings:
+`[archive]` alone will do (`games` is then this file's directory unless given). The mail
+commands refuse such a configuration (`require_mail`).
 """
 from __future__ import annotations
 
@@ -36,6 +43,20 @@ class Config:
     smtp: dict = field(default_factory=dict)
     maildir: Path | None = None
     archive: Path | None = None  # a git repository for the games' public records
+    site: Path | None = None  # the static site rebuilt after every archived change (judge/site)
+    aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
+    where: str = "judge.toml"  # the file it was read from
+
+    @property
+    def has_mail(self) -> bool:
+        return bool(self.address)
+
+    def require_mail(self) -> "Config":
+        """This configuration, refused when it has no mail settings."""
+        if not self.has_mail:
+            raise UsageError(f"this judge.toml ({self.where}) has no mail settings: a mail game needs address, "
+                             "gm and [smtp] or [maildir] (docs/mail.md)")
+        return self
 
     def game_path(self, name: str) -> Path | None:
         """The file of the mail game `name`, or None when there is no such game."""
@@ -69,14 +90,19 @@ def load(path: Path | None) -> Config:
         raise UsageError(f"cannot read configuration {path}: {e.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UsageError(f"configuration {path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"configuration {path} is not valid: its TOML is nested too deeply") from None
     where = f"configuration {path}"
-    for key in ("address", "gm", "games"):
+    mail = any(key in data for key in ("address", "gm", "smtp", "maildir"))  # else: no mail at all
+    if not mail:
+        data.setdefault("games", ".")
+    for key in ("address", "gm", "games") if mail else ("games",):
         if not isinstance(data.get(key), str) or not data[key]:
             raise UsageError(f"{where} needs {key} = \"...\"")
-    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive"}
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive", "league"}
     if unknown:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
-    if ("smtp" in data) == ("maildir" in data):
+    if mail and ("smtp" in data) == ("maildir" in data):
         raise UsageError(f"{where} needs exactly one of [smtp] and [maildir] for outgoing mail")
     for table in ("smtp", "maildir"):
         if table in data and not isinstance(data[table], dict):
@@ -101,8 +127,19 @@ def load(path: Path | None) -> Config:
             raise UsageError(f"{where}: [maildir] needs path = \"...\"")
         maildir = base / data["maildir"]["path"]
     archive = data.get("archive")
-    if archive is not None and (not isinstance(archive, dict) or set(archive) != {"git"}
-                                or not isinstance(archive["git"], str) or not archive["git"]):
-        raise UsageError(f"{where}: [archive] needs exactly git = \"DIRECTORY\"")
+    if archive is not None and (not isinstance(archive, dict) or not {"git"} <= set(archive) <= {"git", "site"}
+                                or not all(isinstance(v, str) and v for v in archive.values())):
+        raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\")")
+    site = base / archive["site"] if archive and "site" in archive else None
     archive = base / archive["git"] if archive else None
-    return Config(data["address"].lower(), data["gm"].lower(), games, smtp, maildir, archive)
+    return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
+                  _aliases(data.get("league", {}), where), str(path))
+
+
+def _aliases(league, where: str) -> dict:
+    """[league] aliases = { NAME = "PLAYER", ... }: names that count as another player."""
+    aliases = league.get("aliases", {}) if isinstance(league, dict) else None
+    if not isinstance(league, dict) or set(league) - {"aliases"} or not isinstance(aliases, dict) \
+            or not all(isinstance(v, str) and v for v in aliases.values()):
+        raise UsageError(f'{where}: [league] holds only aliases = {{ NAME = "PLAYER", ... }}')
+    return dict(aliases)

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
 from judge.engine import orderlog
-from judge.engine.errors import GameFileError
+from judge.engine.errors import GameFileError, GameFileFull
 from judge.engine.game import Game
 
 MAX_FILE = 64 * 1024 * 1024
@@ -25,12 +26,14 @@ def parse_toml(raw: bytes, where: str) -> dict:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError(f"{where} is not UTF-8 text") from None
-    data = _fast_parse(text)
-    if data is None:
-        try:
+    try:
+        data = _fast_parse(text)
+        if data is None:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise GameFileError(f"{where} is not valid TOML: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise GameFileError(f"{where} is not valid TOML: {e}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise GameFileError(f"{where} is not a game file: its TOML is nested too deeply") from None
     return data
 
 
@@ -65,9 +68,16 @@ def _fast_parse(text: str) -> dict | None:
 
 def read_bytes(path: Path) -> bytes:
     try:
-        if path.stat().st_size > MAX_FILE:
-            raise GameFileError(f"{path} is larger than any game file ({MAX_FILE} bytes)")
-        return path.read_bytes()
+        if path.is_dir():
+            raise IsADirectoryError
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # (a FIFO opened so does not wait for a writer)
+        with open(fd, "rb") as f:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise GameFileError(f"{path} is not a regular file, so not a game file")
+            if info.st_size > MAX_FILE:
+                raise GameFileError(f"{path} is larger than any game file ({MAX_FILE} bytes)")
+            return f.read(MAX_FILE + 1)
     except FileNotFoundError:
         raise GameFileError(f"no game file {path}") from None
     except IsADirectoryError:
@@ -139,9 +149,18 @@ def write_atomic(path, text: str, mode: int = 0o600) -> None:
     sync_directory_of(path)
 
 
+def bounded_dumps(game: Game) -> str:
+    """`dumps(game)`, refused with GameFileFull when the judge could not load it again."""
+    text = dumps(game)
+    if len(text) > MAX_FILE // 4 and len(text.encode("utf-8")) > MAX_FILE:  # (characters: at most 4 bytes each)
+        raise GameFileFull(f"the change would make the game file larger than the judge loads ({MAX_FILE // 2**20} MB); "
+                           "nothing was changed")
+    return text
+
+
 def save(game: Game, path) -> None:
     """Replace the game file atomically."""
-    write_atomic(path, dumps(game))
+    write_atomic(path, bounded_dumps(game))
 
 
 def create(game: Game, path) -> None:
@@ -149,7 +168,7 @@ def create(game: Game, path) -> None:
     path = Path(path).absolute()
     if not path.parent.is_dir():
         raise GameFileError(f"no directory {path.parent} for the game file")
-    tmp = _write_temp(path, dumps(game))
+    tmp = _write_temp(path, bounded_dumps(game))
     try:
         os.link(tmp, path)
     except FileExistsError:

@@ -258,11 +258,12 @@ def test_mogul_board_sell_none_is_what_the_rules_accept():
     held = rs.count(g.state["players"][first], colour)
     g.state["phase"], g.state["winner"] = "winner", first
     expected = "sell none" if "sell none" in rs.action_orders(g.state, first) else "sell" if not held else None
+    view = g.view(first, report=False)  # what a standing order reads
     if expected:
-        assert rs.standing_order(g.state, first, "if winner sell none") == expected
+        assert rs.standing_order(view, first, "if winner sell none") == expected
     else:
         with pytest.raises(IllegalOrder, match="a sale is all of them or none"):
-            rs.standing_order(g.state, first, "if winner sell none")
+            rs.standing_order(view, first, "if winner sell none")
     assert rs.standing_parse(None, first, "if second move NYC PHL") == "if second move NYC PHL"
     with pytest.raises(OrderSyntaxError, match="unknown station"):
         rs.standing_parse({}, first, "if second depot ZZZ")
@@ -598,7 +599,9 @@ def test_by_mail_one_message_gives_standing_orders_and_only_the_sender_hears_of_
     mails = site.take()
     answer = text(next(m for m in to(mails, address(idle)) if m["Subject"].startswith("Re: orders")))
     assert "OK      bid until pot 4\n" in answer and "OK      if second sell none every round" in answer
-    assert "Your standing orders (secret" in answer and "3. if second sell none every round" in answer
+    report = text(next(m for m in to(mails, address(idle)) if m["Subject"].endswith(f"report for {idle}")))
+    assert "Your standing orders (secret" in report and "3. if second sell none every round" in report
+    assert "Your standing orders" not in answer  # one report per player per change: in its own mail
     for m in mails:  # nobody else gets a report or a notice: nothing they see changed
         assert m["To"] == address(idle)
     assert [e.split(" ", 2)[2] for e in site.load().log] == [

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from judge.gateway import inbox as gateway
-from judge.mail.outbox import MailError
+from judge.engine.errors import MailError
 from judge.engine.game import Game
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
 
@@ -157,7 +157,7 @@ def test_the_game_master_by_mail(site):
     mails = send(site, message(GM_ADDRESS, orders("gm", pw[first], "pause")))
     assert "not right" in text(mails[0])
     mails = gm("status")
-    assert len(mails) == 1 and "game master's report, move 1" in text(mails[0]) and "Cards left in the pile 28:" in text(mails[0])
+    assert len(mails) == 1 and "game master's report, move 1" in text(mails[0]) and "Cards left in the pile 28\nThe pile, top card first:" in text(mails[0])
     assert f"Players: alice <{address('alice')}>, bob <{address('bob')}>" in text(mails[0])
     assert f"Observers: {OBSERVER}" in text(mails[0])
     mails = gm("pause")

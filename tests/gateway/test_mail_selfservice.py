@@ -1,4 +1,4 @@
-"""Players serve themselves by mail (judge/mail/players.py), through `judge mail` and `judge tick`
+"""Players serve themselves by mail (judge/gateway/selfservice.py), through `judge mail` and `judge tick`
 with a real Maildir of incoming mail and a real SMTP server: help, catching up, absence,
 resigning, press, their own settings, late notices and an agreed end, in a game of every
 ruleset; and no mail, log or file holds a secret or an address where it does not belong."""

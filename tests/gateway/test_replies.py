@@ -4,7 +4,7 @@ languages players use; odd spaces and a byte-order mark do not hide an order."""
 import pytest
 
 from judge.gateway import inbox as gateway
-from judge.gateway import parse as mailparse
+from judge.gateway import flowed, parse as mailparse, replies
 from mailkit import T0, address, make_site, message, new_game, reply
 
 QUOTE = "> game g1: move 1, report for alice\n> \n> Mogul, the card game: report for alice, move 1\n"
@@ -145,3 +145,156 @@ def test_a_line_that_is_no_order_is_refused_as_not_an_order_never_as_not_your_tu
     assert 'REFUSED not an order "Happy to play again"' in text and "not your turn" not in text
     text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nbid\n", "hello")
     assert 'REFUSED not your turn "bid"' in text  # a real order out of turn is still told so
+
+
+# ---- issue 25: the shapes of real replies ----------------------------------------------------
+def read_block(body: str, subject: str = "Re: game g1: move 1, report for alice", words=("bid", "pass", "press")):
+    """The block's lines as the gateway runs them: read, then ended at words after the orders."""
+    found, stray = mailparse.blocks(body, subject)
+    return [(b.player, replies.own_orders(b.lines, b.breaks, words)) for b in found], stray
+
+
+ATTRIBUTIONS = [
+    "W dniu 22.11.2026 o 10:00, Judge <judge@judge.test> napisał:",
+    "su 22.11.2026 klo 10.00 Judge\n<judge@judge.test> kirjoitti:",
+    "søn. 22. nov. 2026 kl. 10:00 skrev Judge <judge@judge.test>:",
+    "Den 22 nov. 2026 kl. 10:00 skrev Judge <judge@judge.test>:",
+    "Em dom., 22 de nov. de 2026 às 10:00, Judge <\njudge@judge.test> escreveu:",
+    "вс, 22 нояб. 2026 г. в 10:00, Judge <judge@judge.test>:",
+    "2026-11-22 10:00 GMT+01:00 Judge <judge@judge.test>:",
+    "On Sun, Nov 22, 2026 at 10:00 AM, Judge wrote",
+    "On Sun, Nov 22, 2026 at 10:00 AM, Judge\n<judge@judge.test>\nwrote:",
+    "* Judge <judge@judge.test> [2026-11-22 10:00]:",
+]
+
+
+@pytest.mark.parametrize("attribution", ATTRIBUTIONS)
+def test_attributions_in_more_shapes_and_languages_end_a_top_post_and_hide_no_bottom_post(attribution):
+    assert read_block(f"player alice pw\nbid\n{attribution}\n{QUOTE}") == ([("alice", ["bid"])], [])
+    assert read_block(f"{attribution}\n{QUOTE}\nplayer alice pw\nbid\n")[0] == [("alice", ["bid"])]
+
+
+def test_a_bottom_post_under_a_line_the_judge_does_not_know_is_found():
+    body = f"Judge hat am Sonntag geantwortet, hier:\n{QUOTE}\nplayer alice pw\nbid\n\n-- \nAlice\n"
+    found, stray = read_block(body)
+    assert found == [("alice", ["bid"])] and stray == ["Judge hat am Sonntag geantwortet, hier:"]
+
+
+@pytest.mark.parametrize("signoff", ["-Alice", "- Alice", "– Alice", "—Alice Smith", "--Alice"])
+def test_dash_sign_offs_end_the_orders(signoff):
+    assert read_block(f"player alice pw\nbid\n{signoff}\n")[0] == [("alice", ["bid"])]
+
+
+@pytest.mark.parametrize("separator", [" -----Original Message-----", "-----", "==========", "________",
+                                       "-------- Oprindelig besked --------", "*From:* Judge <judge@judge.test>\n*Sent:* Sunday"])
+def test_separator_lines_end_the_orders_and_the_original_after_them_is_not_read(separator):
+    original = "game g1\nplayer alice YOUR-PASSWORD\npass\n"  # the judge's own mail, not quoted
+    assert read_block(f"player alice pw\nbid\n\n{separator}\n{original}")[0] == [("alice", ["bid"])]
+
+
+@pytest.mark.parametrize("footer", ["Sendt fra min iPhone", "Skickat från min iPhone", "Enviado do meu iPhone",
+                                    "Отправлено с iPhone", "Wysłane z iPhone'a", "Pozdrawiam", "Hälsningar",
+                                    "Thx", "Passe une bonne journée", "Med venlig hilsen", "Terveisin",
+                                    "If you have any questions, please contact the game master.",
+                                    "This e-mail and any attachments are confidential."])
+def test_footers_and_closings_in_more_languages_end_the_orders_and_are_never_orders(footer):
+    assert read_block(f"player alice pw\nbid\n{footer}\nAlice\n")[0] == [("alice", ["bid"])]
+    # "if" begins a standing order in mogul: the footer must end the orders before that question arises
+    found, _ = mailparse.blocks(f"player alice pw\nbid\n{footer}\n", "Re: game g1")
+    assert found[0].lines == ["bid"]
+
+
+def test_words_after_the_orders_in_a_paragraph_of_their_own_end_them():
+    body = "player alice pw\nbid\n\nHope you are all well, see you on Friday.\n\nAlice Smith\nAcme Inc.\n"
+    assert read_block(body)[0] == [("alice", ["bid"])]
+
+
+@pytest.mark.parametrize("typo", ["bdi", "pas", "Bid 3", "pres bob hello", "#4 hold", "passs"])
+def test_a_mistyped_order_after_a_blank_line_is_read_and_so_refused_never_dropped(typo):
+    assert read_block(f"player alice pw\nbid\n\n{typo}\n")[0] == [("alice", ["bid", typo])]
+
+
+def test_words_right_under_the_orders_are_still_read_and_refused():
+    assert read_block("player alice pw\nbid\nSee you at the club on Friday\n")[0] == [
+        ("alice", ["bid", "See you at the club on Friday"])]
+
+
+# ---- format=flowed -------------------------------------------------------------------------------
+PRESS = "press bob I have thought long about your offer of yesterday, so here it is: pass"
+
+
+def flowed_message(body: str, delsp: bool) -> bytes:
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "alice@players.test", "judge@judge.test", "Re: game g1: move 1, report for alice"
+    msg.set_content(body, cte="quoted-printable")
+    msg.set_param("format", "flowed")
+    if delsp:
+        msg.set_param("delsp", "yes")
+    return bytes(msg)
+
+
+@pytest.mark.parametrize("delsp", [False, True])
+def test_a_press_line_wrapped_by_a_flowed_client_is_one_line_again(delsp):
+    cut = PRESS.index("pass")
+    wrapped = PRESS[:cut] + (" " if delsp else "") + "\n" + PRESS[cut:]  # the soft break after "it is: "
+    soft = "  " if delsp else " "  # with DelSp=yes the client adds the space it breaks at
+    body = f"player alice pw\n{wrapped}\n\n> On Sun, Judge wrote:\n> a long quoted line that the client{soft}\n> wrapped\n"
+    msg = mailparse.read(flowed_message(body, delsp))
+    assert mailparse.blocks(msg.text, msg.subject)[0][0].lines == [PRESS]
+    assert "> a long quoted line that the client wrapped" in msg.text
+
+
+def test_flowed_keeps_hard_breaks_stuffed_spaces_and_the_signature_separator():
+    text = " From here\nbid\n\n-- \nAlice \nSmith\n>> deep \n> shallow\n"
+    assert flowed.unflow(text) == "From here\nbid\n\n-- \nAlice Smith\n>> deep \n> shallow\n"
+    assert flowed.unflow("bid  \npass\n", delsp=True) == "bid pass\n"
+
+
+def test_the_flowed_trap_is_not_applied_as_an_order(game):
+    """Issue 25: the press line wrapped after 'so here it is: ' left a line 'pass', applied as
+    the player's order."""
+    site, pw, first, welcome = game
+    other = next(p for p in ("alice", "bob", "carol") if p != first)
+    press = f"press {other} I have thought long about your offer of yesterday, so here it is: pass"
+    cut = press.index("pass")
+    body = f"player {first} {pw[first]}\n{press[:cut]}\n{press[cut:]}\n"
+    raw = flowed_message(body, False).replace(b"alice@players.test", address(first).encode())
+    gateway.handle(raw, site.cfg, site.outbox(), T0)
+    mails = site.take()
+    assert f"OK      {press}" in reply(mails, address(first)) and site.load().log == []
+    assert any(press.split(": ", 1)[1] in m.get_content() for m in mails if m["To"] == address(other))
+
+
+# ---- through the gateway ------------------------------------------------------------------------
+def test_a_note_after_the_orders_is_not_refused_and_a_mistyped_order_is(game):
+    site, pw, first, welcome = game
+    own = f"player {first} {pw[first]}\nbid\n"
+    text = answer(site, address(first), f"{own}\nSorry for the delay, I was travelling.\n\nCheers\n", f"Re: {welcome['Subject']}")
+    assert "OK      bid\nAll applied." in text and "REFUSED" not in text
+    second = site.load().awaiting()[0]
+    text = answer(site, address(second), f"player {second} {pw[second]}\nbid\n\nbdi\n", "Re: game g1")
+    assert 'REFUSED' in text and "bdi" in text and site.load().log == [f"1 {first} bid"]
+
+
+# ---- one report per player per change; a notice says it is one --------------------------------
+def test_a_player_whose_answer_would_show_the_report_gets_it_once(game):
+    """Issue 25: the answer that shows the report (a standing order given, lines NOT JUDGED
+    after a revealing order) came beside the new report's own mail: the report twice."""
+    site, pw, first, welcome = game
+    gateway.handle(message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid until pot 5\n"), site.cfg, site.outbox(), T0)
+    mine = [m for m in site.take() if m["To"] == address(first)]
+    reports = [m for m in mine if f"the card game: report for {first}," in m.get_content()]
+    assert len(reports) == 1 and reports[0]["Subject"].endswith(f"report for {first}"), [m["Subject"] for m in mine]
+    answer_text = reply(mine, address(first))
+    assert "OK      bid until pot 5" in answer_text and "Your new report comes in its own mail." in answer_text
+
+
+def test_a_mail_holding_only_a_notice_says_so_in_its_subject(game):
+    site, pw, first, welcome = game
+    gateway.handle(message(address(first), f"game g1\nplayer {first} {pw[first]}\npress all good luck everyone\n"),
+                   site.cfg, site.outbox(), T0)
+    others = [m for m in site.take() if m["To"] != address(first) and not m["Subject"].startswith("Re:")]
+    assert others and all(m["Subject"] == "game g1: notice, move 1" for m in others), [m["Subject"] for m in others]
+    assert all("Press from" in m.get_content() and "report for" not in m.get_content() for m in others)

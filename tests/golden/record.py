@@ -1,6 +1,6 @@
 """Record (or re-record) the golden game of a ruleset: a bot game's seed, players, options and
 orders, with every reader's report (each player's, the public's, the game master's) at chosen
-points. tests/test_golden.py replays it and diffs the reports.
+points. tests/proofs/test_golden.py replays it and diffs the reports.
 
     python tests/golden/record.py RULESET [--players N] [--seed S] [--bots sensible,random] [--every K]
 

@@ -54,6 +54,23 @@ def test_an_unreadable_configuration_exits_75_and_the_detail_goes_to_the_log(tmp
     assert site.load().log == []
 
 
+def test_outgoing_mail_held_up_exits_75_with_no_host_detail_for_the_mta_to_quote(tmp_path):
+    """Issue 25: when Postfix gave up on a deferred message, the player's bounce quoted the
+    judge's error: 'cannot send mail through localhost: [Errno 111] Connection refused'."""
+    site = make_site(tmp_path)
+    pw = new_game(site)
+    conf = tmp_path / "judge.toml"  # then the mail server goes away: nobody listens on its port
+    conf.write_text(conf.read_text().replace('[maildir]\npath = "outbox"', f'[smtp]\nhost = "127.0.0.1"\nport = {free_port()}'))
+    first = site.load().awaiting()[0]
+    result = run(site, "mail", stdin=message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n"))
+    assert result.exit_code == 75
+    no_detail(result.output, site)
+    assert "127.0.0.1" not in result.output and "Errno" not in result.output and "send mail" not in result.output
+    assert site.load().log == [f"1 {first} bid"]  # applied; its answer waits in the outbox
+    logged = (site.cfg.games / "mail.log").read_text()
+    assert "cannot send mail through 127.0.0.1" in logged
+
+
 def test_a_games_directory_the_judge_cannot_write_exits_75_tells_the_gm_once_and_works_once_fixed(tmp_path, monkeypatch):
     site = make_site(tmp_path)
     pw = new_game(site)

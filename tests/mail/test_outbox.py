@@ -15,7 +15,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from judge.store import gamefile
 from judge.gateway import inbox as gateway
-from judge.mail.outbox import MailError, compose
+from judge.engine.errors import MailError
+from judge.mail.outbox import compose
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, make_site, message, new_game, text
 
 LOGIN = 'user = "judge"\npassword = "s3cret"\n'

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from judge.engine import bots
 from judge.store import gamefile
-from judge.cli import app
+from judge.cli import NOT_JUDGED_EXIT, app
 from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.rng import Rng
@@ -140,8 +140,8 @@ def test_rumors_a_refused_line_after_the_last_bag_does_not_show_the_roll(tmp_pat
                       ("bag", "buy Gazillioon 5")]:
         (tmp_path / "g.toml").write_bytes(before)
         code, out = judge("order", path, "--as", "c", bag, then)
-        assert code == 0, out
-        told = out.split("move ")[0]  # what is said of the batch; the new position follows
+        assert code == NOT_JUDGED_EXIT, out
+        told = out.split("what happened:")[0].split("move ")[0]  # what is said of the batch; then what it did
         assert f'not judged "{then}"' in told and "dice show" not in told and "$" not in told
         outputs.append(told.replace(f"ok: {bag.lower()}", "ok: BAG"))
     assert outputs[0] == outputs[2].replace("buy Gazillioon 5", "dice Edison 1 2 3 4 5 6")
@@ -174,7 +174,7 @@ def test_mogul_take_then_credit_is_not_judged_against_the_next_card(tmp_path):
     winner = game.awaiting()[0]
     before = (tmp_path / "m.toml").read_bytes()
     code, out = judge("order", path, "--as", winner, "take", "credit")
-    assert code == 0, out
+    assert code == NOT_JUDGED_EXIT, out
     assert out.startswith("ok: take\nnot judged \"credit\": it comes after \"take\", which revealed the next card")
     game = gamefile.load(path)
     assert game.log[-1].endswith(f"{winner} take") and (tmp_path / "m.toml").read_bytes() != before

@@ -151,7 +151,8 @@ class World:
         master (`judge tick`: only its exit code and its mails to `who` are theirs)."""
         head = self._head()
         result = CliRunner().invoke(app, [*args, "--config", str(self.config)])
-        said = f"exit {result.exit_code}\n" + (result.output.split("\nmove ")[0] if printed else "")
+        told = result.output.split("\nwhat happened:")[0].split("\nmove ")[0]  # (then the new position)
+        said = f"exit {result.exit_code}\n" + (told if printed else "")
         seen = self.seen(who, said, head)
         seen.printed = result.output
         return seen

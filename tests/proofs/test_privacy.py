@@ -5,7 +5,9 @@ resample_hidden is missing fails here. The random games' players give random sta
 
 The public record (judge export, the git archive) likewise: redrawing everything hidden from the
 public leaves it byte for byte the same, and its log shows an order only where the public view
-tells that order from the other orders the player could have given.
+tells that order from the other orders the player could have given. Its `moves` (the public
+report, scores and prices at the start of every move) stay the same when everything hidden is
+redrawn at the start of every move, and so does every file of the static site (judge site).
 
 JUDGE_PRIVACY_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
@@ -15,14 +17,14 @@ import json
 import pytest
 
 from judge.engine import bots, ruleset, standing
-from judge.record import entries, public as record
+from judge.record import conduct, entries, moves, public as record
 from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
 from judge.engine.rng import Rng
 from judge.engine.ruleset import GM
 from judge.rulesets.mogul.rules import Mogul
-from judge.rulesets.rumors.rules import Rumors
+from judge.rulesets.rumors.ruleset import Rumors
 
 from registry import config_id, configs, many, new_game, random_bots
 
@@ -163,6 +165,7 @@ def test_the_proof_catches_a_resample_that_changes_nothing():
 
 # ---- the public record ----------------------------------------------------------------------
 ALTERNATIVES = 4  # other legal orders compared with the one given, per order checked
+PUBLIC_META = ("press", "league")  # what [meta] keeps for the record: what every player was told
 
 
 def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
@@ -176,7 +179,10 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
     other.rng = Rng((game.rng.seed + 7919 * (k + 1)) % 2**63, game.rng.draws)
     other.setup = {"deck": [f"card{rng.below(100)}" for _ in range(5)]}
     other.salt = f"{rng.below(2**32):032x}"
-    other.meta = {"mail": {"players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
+    deadline = game.meta.get("mail", {}).get("deadline", "")  # (public: every player is told it)
+    other.meta = {**{key: game.meta[key] for key in PUBLIC_META if key in game.meta},
+                  "mail": {"deadline": deadline,
+                           "players": {p: {"address": f"{p}{k}@elsewhere.test", "password": f"hash{k}"}
                                        for p in game.players}}}
     for i, entry in enumerate(other.log):
         if standing.is_secret_entry(entry):  # a standing order given or cancelled: another one
@@ -193,10 +199,11 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
 
 def record_failures(game: Game, seed: int) -> list[str]:
     where = f"{game.ruleset.name} seed {seed} move {game.move}"
-    before, changed = record.text(game, "g"), False
+    rows = moves.build(game)  # (made by replaying the log: proved apart, test_every_move_...)
+    before, changed = record.dumps(record.build(game, "g", rows=rows)), False
     for k in range(TRIES):
         other = hidden_from_the_public(game, seed, k)
-        after = record.text(other, "g")
+        after = record.dumps(record.build(other, "g", rows=rows))
         if after != before:
             return [f"{where}: the public record shows a hidden fact:\n{_first_difference(before, after)}"]
         changed = changed or other.state != game.state
@@ -244,6 +251,8 @@ def test_the_public_record_is_the_same_whatever_is_hidden_from_the_public(config
             order = bots.choose(game, player, "random", salt="record")
             if len(game.log) % 3 == 0:
                 assert telltale_orders(game, player, order, seed) == []
+            if len(game.log) % 11 == 5:  # now and then a missed deadline, as `judge tick` notes it
+                conduct.missed(game, player, player, "2026-05-03T12:00:00Z")
             game.submit(player, [order])
             if len(game.log) % EVERY == 0 and not game.is_over():
                 assert record_failures(game, seed) == []
@@ -284,6 +293,74 @@ def test_the_proof_catches_a_record_that_shows_secret_orders():
 def test_the_proof_catches_a_record_that_shows_the_seed(monkeypatch):
     game = new_game("mogul", 3, {}, 1)
     built = record.build
-    monkeypatch.setattr(record, "build", lambda g, name: {**built(g, name), "seed": g.rng.seed})
+    monkeypatch.setattr(record, "build", lambda g, name, **kw: {**built(g, name, **kw), "seed": g.rng.seed})
     failures = record_failures(game, 1)
     assert failures and "hidden fact" in failures[0]
+
+
+# ---- every move of the record, and the site -------------------------------------------------
+def redrawn_rows(game: Game, seed: int) -> list[dict]:
+    """The record's rows of `game`, each made from its move's position with everything hidden
+    from the public redrawn there (hidden_from_the_public)."""
+    return moves.build(game, seen=lambda at: moves.at(hidden_from_the_public(at, seed, 0)))
+
+
+def site_files(rec: dict, out) -> dict[str, bytes]:
+    from datetime import datetime, timezone
+
+    from judge.site import build
+
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    build.write_index(out, {"g": build.write_game(rec, out, now)}, now)
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def running_positions(config, seed: int) -> list[Game]:
+    """A random game with standing orders now and then: the last position before its end, and
+    one near its middle."""
+    game = new_game(*config, seed)
+    rng, kept, last = Rng(seed + 55), [], game.copy()
+    while not game.is_over():
+        last = game.copy()
+        if len(game.log) // 40 >= len(kept):
+            kept.append(last)
+        some_standing_orders(game, rng)
+        if not game.is_over():
+            bots.play_one(game, random_bots(game), salt="moves")
+    return [last, kept[len(kept) // 2]]
+
+
+@pytest.mark.parametrize("config", configs(), ids=config_id)
+def test_every_move_of_the_record_and_the_site_are_the_same_whatever_is_hidden(config, tmp_path):
+    for seed in range(GAMES):
+        for n, game in enumerate(running_positions(config, seed)):
+            assert not game.is_over()
+            rows, other_rows = moves.build(game), redrawn_rows(game, seed)
+            for row, other in zip(rows, other_rows):
+                assert row == other, f"{config_id(config)} seed {seed}: move {row['move']} shows a hidden fact"
+            assert len(rows) == len(other_rows) == game.move
+            other = hidden_from_the_public(game, seed, 1)
+            mine = site_files(record.build(game, "g", rows=rows), tmp_path / f"{n}a")
+            theirs = site_files(record.build(other, "g", rows=other_rows), tmp_path / f"{n}b")
+            assert mine.keys() == theirs.keys()
+            for name in mine:
+                assert mine[name] == theirs[name], f"{config_id(config)} seed {seed}: the site's {name} shows a hidden fact"
+
+
+def test_the_proof_catches_a_row_that_shows_the_undealt_cards(monkeypatch):
+    game = new_game("mogul", 3, {}, 2)
+    bots.play_out(game, random_bots(game), moves=30)
+    real = moves.at
+    monkeypatch.setattr(moves, "at", lambda g: {**real(g), "prices": [["deck", str(g.state["deck"][:3])]]})
+    rows = moves.build(game, seen=moves.at)
+    other = moves.build(game, seen=lambda at: moves.at(hidden_from_the_public(at, 2, 0)))
+    assert rows != other
+
+
+def test_the_records_rows_are_the_reports_at_every_move():
+    from judge.record.history import at_move
+
+    game = new_game("rumors", 4, {}, 6)
+    bots.play_out(game, random_bots(game), moves=120)
+    shown = moves.reports(moves.build(game))
+    assert [render(at_move(game, m).view(None)) for m in range(1, game.move + 1)] == shown

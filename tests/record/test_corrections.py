@@ -94,7 +94,9 @@ def test_rollback_undoes_the_orders_keeps_them_in_the_trace_and_verify_passes(ga
     assert trace == [{"kind": "rollback", "time": "2026-05-01T12:00:00Z", "from_move": 9, "to_move": 2,
                       "reason": "bob's bid was a typo", "undone": undone}]
     assert judge("verify", game)[0] == 0 and judge("audit", game)[0] == 0
-    assert judge("show", game, "--as", "alice")[1] == report_at_2
+    told = "\nCorrections by the game master\n  #2 The game was rolled back from move 9 to move 2: bob's bid was a typo\n\n"
+    shown = judge("show", game, "--as", "alice")[1]
+    assert told in shown and shown.replace(told, "", 1) == report_at_2  # the same report, told of the rollback
     judge("export", game, tmp_path / "public.toml")
     public = tomllib.loads((tmp_path / "public.toml").read_text())
     assert public["corrections"][0]["undone"] == undone and public["corrections"][0]["reason"] == "bob's bid was a typo"

@@ -4,6 +4,9 @@ Each round a share card is revealed, premiums are paid for shares of its company
 players auction it: `bid` puts a chip in the pot, `pass` steps out and takes the pot. The
 winner chooses `take` (the card) or `sell N` (shares of the card's border colour); the last
 player to step out (second) does the other. The crash card ends the game at once.
+
+The registered class combines the rules (here) with the standing-order vocabulary
+(standing.py), the sensible bot (bot.py) and the check of a hand-edited state (check.py).
 """
 from __future__ import annotations
 
@@ -11,21 +14,17 @@ from collections import Counter
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked, register
+from judge.rulesets.mogul.bot import Bot
+from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
+from judge.rulesets.mogul.check import Check
+from judge.rulesets.mogul.standing import Standing
 
-CRASH = "crash"
-
-
-def company(card: str) -> str:
-    return card.split("/")[0]
-
-
-def border(card: str) -> str:
-    return card.split("/")[1]
+__all__ = ["CRASH", "Mogul", "border", "company", "shares_of"]
 
 
 @register
-class Mogul(Ruleset):
+class Mogul(Standing, Bot, Check, Ruleset):
     name = "mogul"
     title = "Mogul, the card game"
     version = 1
@@ -260,15 +259,19 @@ class Mogul(Ruleset):
         return (["take"] if state["phase"] == "winner" else []) + sells
 
     def prompt(self, state, player) -> str:
+        """Public (everyone reads it), so in the third person: `credit` only when it may be taken."""
         phase = state["phase"]
-        colour = self.sell_colour(state) if state["revealed"] != CRASH else ""
         if phase == "auction":
-            return "bid or pass" + (" (or credit)" if self.credit_option(state) else "")
-        if phase == "winner":
-            return f"take, or sell N of your {colour} shares"
-        if phase == "second":
-            return f"sell N of your {colour} shares (the winner took the card)"
-        return ""
+            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit")
+        if phase not in ("winner", "second"):
+            return ""
+        colour = self.sell_colour(state)
+        held = self.count(state["players"][player], colour)
+        if not held:
+            sell = f"sell nothing ({player} holds no {colour} shares)"
+        else:
+            sell = f"sell {'' if held == 1 else 'some or all of '}{player}'s {shares_of(held, colour)}"
+        return f"take, or {sell}" if phase == "winner" else f"{sell} (the winner took the card)"
 
     def parse(self, state, player, text) -> Order:
         if player == GM:
@@ -405,7 +408,7 @@ class Mogul(Ruleset):
             pl["shares"].remove(c)
         state["box"].extend(sold)
         pl["score"] += n * price
-        emit(state, f"{player} sells {n} {colour} share{'s' if n != 1 else ''} at {price} each: +{n * price}.")
+        emit(state, f"{player} sells {shares_of(n, colour)} at {price} each: +{n * price}.")
 
     def end_round(self, state, taker) -> None:
         state["start"] = taker
@@ -444,145 +447,6 @@ class Mogul(Ruleset):
 
     def default_order(self, state, player):
         return {"auction": "pass", "winner": "take", "second": "sell 0"}.get(state["phase"])
-
-    # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_starts = ("bid", "if", "credit")
-    standing_forms = ("bid until pot N [keep K] [head to head]", "credit when out of chips [head to head]",
-                      "if winner take", "if winner sell all|none|N", "if second sell all|none|N")
-    roles = ("winner", "second")
-    H2H = ["head", "to", "head"]
-
-    def standing_parse(self, view, player, text):
-        w = words(text)
-        h2h = w[-3:] == self.H2H
-        if h2h:
-            w = w[:-3]
-        if w[:2] == ["bid", "until"]:
-            if len(w) not in (4, 6) or w[2] != "pot" or w[4:5] not in ([], ["keep"]):
-                raise OrderSyntaxError("write bid until pot N (bid while the pot holds fewer than N chips, then pass), "
-                                       "with keep K to stand aside with K chips or fewer, head to head for the "
-                                       "last two in the auction", text)
-            keep = f" keep {parse_count(w[5], text)}" if len(w) == 6 else ""
-            return f"bid until pot {parse_count(w[3], text)}{keep}" + (" head to head" if h2h else "")
-        if w[0] == "credit":
-            if w[1:] != ["when", "out", "of", "chips"]:
-                raise OrderSyntaxError("write credit when out of chips [head to head]", text)
-            return "credit when out of chips" + (" head to head" if h2h else "")
-        if w[0] != "if":
-            return None
-        if len(w) < 3 or w[1] not in self.roles or h2h:
-            raise OrderSyntaxError("write if winner ORDER or if second ORDER", text)
-        return f"if {w[1]} {self.standing_choice(w[1], w[2:], text)}"
-
-    def standing_choice(self, role: str, w: list[str], text: str) -> str:
-        """The canonical choice of `if winner ...` / `if second ...`."""
-        if w == ["take"]:
-            if role == "second":
-                raise OrderSyntaxError("the second takes the card only when the winner sells: write if second sell ...", text)
-            return "take"
-        if w[0] == "sell" and len(w) == 2:
-            return f"sell {w[1] if w[1] in ('all', 'none') else parse_count(w[1], text)}"
-        raise OrderSyntaxError(f"write if {role} sell all, if {role} sell none or if {role} sell N"
-                               + (", or if winner take" if role == "winner" else ""), text)
-
-    def standing_order(self, state, player, text):
-        w = text.split()
-        if w[0] in ("bid", "credit"):
-            chips = state["players"][player]["chips"]
-            if w[-3:] == self.H2H:
-                if len(state["auction"]["in"]) != 2:
-                    return None
-                w = w[:-3]
-            if state["phase"] != "auction" or (len(w) == 6 and chips <= int(w[5])):
-                return None
-            if w[0] == "credit":
-                return "credit" if not chips else None
-            return "bid" if state["pot"] < int(w[3]) and chips else "pass"
-        role = w[1]
-        if state["phase"] != role or state[role] != player:
-            return None
-        return self.standing_action(state, player, w[2:])
-
-    def standing_action(self, state, player, w: list[str]) -> str:
-        """The order of the winner's or second's choice `w` (take, sell all|none|N)."""
-        if w[0] == "take":
-            return "take"
-        return {"none": "sell 0"}.get(w[1], f"sell {w[1]}")
-
-    def standing_examples(self, state, player):
-        return ["bid until pot 3", "bid until pot 0", "if winner take", "if winner sell all",
-                "if second sell none", "if second sell 1", "bid until pot 6 every round"]
-
-    def bot_standing(self, view, rng, then=None):
-        """The sensible bot's policy for the round: bid while the choice is worth more than the
-        pot (with the chips it has now), then take or sell as bot_order would."""
-        if then is not None or view["phase"] != "auction":
-            return []
-        me = self.me_in(view)
-        take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
-        def limit(reserve: float) -> int:
-            n = 0
-            while max(take, sell) - reserve > self.CHIP_VALUE * (n + 1) and n < self.data["chips"]:
-                n += 1
-            return n
-        rich, poor = limit(0.0), limit(1.5)  # with 2 chips or fewer it keeps a reserve
-        bids = [f"bid until pot {poor}"] if view["you"]["chips"] <= 2 or rich == poor else \
-            [f"bid until pot {rich} keep 2", f"bid until pot {poor}"]
-        sells = "sell all" if sell > 0 else "sell none"
-        later = self.after_take(view)  # the second chooses after the winner took the card
-        second = "sell all" if self.bot_sell_value(later, self.me_in(later)) > 0 else "sell none"
-        return bids + ["if winner take" if take >= sell else f"if winner {sells}", f"if second {second}"]
-
-    def me_in(self, view) -> dict:
-        return next(p for p in view["players"] if p["name"] == view["player"])
-
-    def after_take(self, view) -> dict:
-        """The view as the second will see it: another player holds the revealed card."""
-        import copy
-
-        later = copy.deepcopy(view)
-        other = next(p for p in later["players"] if p["name"] != view["player"])
-        c = view["revealed"]["company"]
-        other["shares"][c] = other["shares"].get(c, 0) + 1
-        other["cards"] = sorted(other["cards"] + [view["revealed"]["card"]])
-        return later
-
-    # ---- the sensible bot (uses only the player's view and the published deck) ----------
-    CHIP_VALUE = 0.4  # points a chip is worth while the game runs (5 chips score 1 at the end)
-
-    def bot_order(self, view, rng) -> str:
-        """Bid while winning the choice is worth more than the chips; then take or sell
-        whichever is worth more; as second, sell when the price beats the shares' premiums."""
-        orders = view["orders"]
-        me = self.me_in(view)
-        take, sell = self.bot_take_value(view), self.bot_sell_value(view, me)
-        held = me["shares"].get(view["revealed"]["border"], 0)
-        if view["phase"] == "auction":
-            chips = view["you"]["chips"]
-            reserve = 1.5 if chips <= 2 else 0.0  # keep a chip or two for a better card
-            stay = max(take, sell) - reserve > self.CHIP_VALUE * (view["pot"] + 1)
-            return "bid" if stay and "bid" in orders else "pass"
-        if view["phase"] == "winner" and take >= sell:
-            return "take"
-        return f"sell {held}" if sell > 0 else "sell 0"
-
-    def bot_premiums(self, view, colour: str) -> float:
-        """The premiums one share of `colour` may still earn, about one for each card of that
-        company not in sight (most are in the pile; a few were sold)."""
-        total = sum(self.data["deck"][colour].values())
-        held = sum(p["shares"].get(colour, 0) for p in view["players"])
-        return max(0, total - held - (view["revealed"]["company"] == colour))
-
-    def bot_take_value(self, view) -> float:
-        return self.bot_premiums(view, view["revealed"]["company"]) + 0.5
-
-    def bot_sell_value(self, view, me) -> float:
-        """Points from selling all my shares of the border colour, less their future premiums."""
-        colour = view["revealed"]["border"]
-        held = me["shares"].get(colour, 0)
-        price = sum(p["shares"].get(colour, 0) for p in view["players"])
-        return max(0.0, held * (price - self.bot_premiums(view, colour)))
-
     # ---- scores -------------------------------------------------------------------------
     def final_points(self, state, player) -> dict:
         pl = state["players"][player]
@@ -644,42 +508,6 @@ class Mogul(Ruleset):
             v["deck"] = list(state["deck"])
         return v
 
-    # ---- consistency --------------------------------------------------------------------
-    def check(self, state) -> None:
-        seats = state["seats"]
-        if list(state["players"]) != seats:
-            fail(f"state.players {list(state['players'])} do not match the seats {seats}")
-        if state["phase"] not in ("auction", "winner", "second", "over"):
-            fail(f"state.phase '{state['phase']}' is not a phase of {self.name}")
-        for p, pl in state["players"].items():
-            for key in ("chips", "score"):
-                if type(pl[key]) is not int:
-                    fail(f"state.players.{p}.{key} must be a whole number")
-            if pl["chips"] < 0:
-                fail(f"state.players.{p}.chips is negative")
-        for key in ("pot", "bank", "round"):
-            if type(state[key]) is not int or state[key] < 0:
-                fail(f"state.{key} must be a whole number >= 0")
-        chips = sum(pl["chips"] for pl in state["players"].values()) + state["bank"] + state["pot"]
-        if chips != self.data["chips"]:
-            fail(f"chips do not add up: players, bank and pot hold {chips}, not {self.data['chips']}")
-        cards = list(state["deck"]) + list(state["box"])
-        if state["phase"] != "second":  # in "second" the winner holds the revealed card already
-            cards.append(state["revealed"])
-        for pl in state["players"].values():
-            cards += pl["shares"]
-        if Counter(cards) != Counter(self.all_cards()):
-            fail(f"cards do not add up: deck, revealed card, shares and box are not the {len(self.all_cards())} cards of the game")
-        a = state["auction"]
-        if state["phase"] == "auction":
-            if a["turn"] not in a["in"] or not set(a["in"]) <= set(seats) or set(a["in"]) & set(a["out"]):
-                fail("state.auction is inconsistent: the player to act is not in the auction")
-        elif state["phase"] in ("winner", "second"):
-            if state["winner"] not in seats or state["second"] not in seats or state["winner"] == state["second"]:
-                fail("state.winner and state.second must be two different players")
-        elif state["revealed"] != CRASH:
-            fail("the game is over but the crash card is not revealed")
-
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
         from judge.engine.grammar import Form
@@ -694,6 +522,9 @@ class Mogul(Ruleset):
         """The grammar of the winner's or the second's orders (`held`: their `colour` shares)."""
         from judge.engine.grammar import Form, Numbers, form
 
+        if not held:  # (an example of an order that does something: `take`)
+            return [Form("take")] * ("take" in orders) + [Form("sell 0", note=f"nothing: you hold no {colour} shares")]
+        price = self.held_by_all(state, colour)
         sell = form("sell N", [(Numbers(tuple(range(held + 1))),)],
-                    f"N of your {held} {colour} shares at {self.held_by_all(state, colour)} points each")
+                    f"N of your {shares_of(held, colour)} at {price} point{'s' if price != 1 else ''} each")
         return [Form("take")] * ("take" in orders) + sell

@@ -1,7 +1,7 @@
 """Mogul, the board game (rules/mogul-board-game.txt, RULINGS.md §2): the card game's auction
 with depots on five rail networks and a once-per-game credit.
 
-What differs from `mogul` (judge/rulesets/mogul.py), the rest is inherited: 37 stock cards
+What differs from `mogul` (judge/rulesets/mogul/), the rest is inherited: 37 stock cards
 (company/box), start portfolios from the start-position placard, dividends of 1 per share. The
 auction's winner chooses `take`, `sell` (all their box-colour shares, none held sells nothing),
 or instead of selling `depot SPACE` (an empty station space of the box-colour network) or, with
@@ -9,25 +9,28 @@ all 6 depots built, `move FROM TO`; the second does the other option (takes the 
 winner sold or built). `credit`, once per game in one's turn of an auction: 3 chips from the
 bank, 3 back on the score track. At the crash each depot scores the number of its owner's
 depots on each network its space lies on, each share 1, every 5 chips 1; tie: most shares.
+
+The registered class is the rules (here) with the standing-order vocabulary (standing.py), the
+sensible bot (bot.py) and the checks (check.py), each before mogul's own; the older versions of
+the rules are subclasses in versions.py.
 """
 from __future__ import annotations
 
 from collections import Counter
 from functools import cached_property, lru_cache
 
-from judge.engine.errors import GameFileError, IllegalOrder, OrderSyntaxError, UsageError
+from judge.engine.errors import IllegalOrder, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, pick
-from judge.engine.ruleset import emit, fail, register
-from judge.rulesets.mogul.rules import CRASH, Mogul, border, company
-
-
-def shares_of(n: int, colour: str) -> str:
-    """'1 red share', '3 red shares'."""
-    return f"{n} {colour} share{'s' if n != 1 else ''}"
+from judge.engine.ruleset import emit, register
+from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
+from judge.rulesets.mogul.rules import Mogul
+from judge.rulesets.mogul_board.bot import Bot
+from judge.rulesets.mogul_board.check import Check
+from judge.rulesets.mogul_board.standing import Standing
 
 
 @register
-class MogulBoard(Mogul):
+class MogulBoard(Standing, Bot, Check, Mogul):
     name = "mogul-board"
     title = "Mogul, the board game"
     version = 2  # 2: `sell none`, the default of a second who misses the deadline
@@ -48,6 +51,8 @@ class MogulBoard(Mogul):
     credit_chips = 3
     credit_each_auction = False
     credit_text = "{player} takes the credit: {k} chips from the bank, {k} back on the score track."
+    sell_choices = ("sell", "sell none")  # the sale: all the box-colour shares, or none (version 2)
+    sell_usage = "write sell (all your shares of the box colour) or sell none"
 
     # ---- components ---------------------------------------------------------------------
     def networks(self) -> dict[str, list[str]]:
@@ -85,51 +90,6 @@ class MogulBoard(Mogul):
     def describe(self, card: str) -> str:
         c, name = company(card), self.data["companies"][company(card)]["name"]
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} ({c}) share with a {border(card)} box ({card})"
-
-    def check_data(self) -> None:
-        """Raise GameFileError naming the first inconsistency of games/mogul-board.toml (a game
-        master may edit it): card counts per company, placard cards, map spaces and networks."""
-        def bad(what):
-            raise GameFileError(f"games/{self.name}.toml: {what}")
-
-        d = self.data
-        colours = list(d["colours"])
-        for table in ("companies", "deck", "networks"):
-            if sorted(d[table]) != sorted(colours):
-                bad(f"[{table}] must name the colours {', '.join(colours)}, not {', '.join(d[table]) or 'none'}")
-        cards = Counter()
-        for colour, boxes in d["deck"].items():
-            for box, n in boxes.items():
-                if box not in colours or box == colour:
-                    bad(f"[deck.{colour}] {box} = {n}: a box colour is another company's colour ({', '.join(colours)})")
-                if type(n) is not int or n < 0:
-                    bad(f"[deck.{colour}] {box} = {n}: a count of cards is a whole number")
-                cards[f"{colour}/{box}"] = n
-        for colour, info in d["companies"].items():
-            held = sum(d["deck"][colour].values())
-            if info.get("shares") != held:
-                bad(f"[companies.{colour}] shares = {info.get('shares')}, but [deck.{colour}] has {held} {colour} cards "
-                    "(each card shows its company's total)")
-        for n in range(self.min_players, self.max_players + 1):
-            placard = d["placard"].get(str(n))
-            if not isinstance(placard, list) or len(placard) != n:
-                bad(f"[placard] {n} must list {n} start positions")
-            dealt = Counter(c for seat in placard for c in seat)
-            for card, k in dealt.items():
-                if k > cards.get(card, 0):
-                    bad(f"[placard] {n}: the card {card} is not in the deck" if not cards.get(card)
-                        else f"[placard] {n}: {k} {card} cards but the deck has {cards[card]}")
-        stations = d["stations"]
-        for colour, spaces in d["networks"].items():
-            for s in spaces:
-                if s not in stations:
-                    bad(f"[networks] {colour}: {s} is not a station space of [stations]")
-            if len(set(spaces)) != len(spaces):
-                bad(f"[networks] {colour} lists a station space twice")
-        for s in stations:
-            lines = [c for c, spaces in d["networks"].items() if s in spaces]
-            if not 1 <= len(lines) <= 2:
-                bad(f"[stations] {s} lies on {len(lines)} networks; a space lies on one or two")
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
@@ -169,7 +129,7 @@ class MogulBoard(Mogul):
         box network."""
         depots = state["players"][player]["depots"]
         empty = self.empty_spaces(state, self.sell_colour(state))
-        sells = ["sell", "sell none"] if self.version >= 2 else ["sell"]
+        sells = list(self.sell_choices)
         if len(depots) < self.data["depots_each"]:
             return sells + [f"depot {s}" for s in empty]
         return sells + [f"move {a} {b}" for a in depots for b in empty]
@@ -192,13 +152,17 @@ class MogulBoard(Mogul):
         colour = self.sell_colour(state)
         build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
-        shares = shares_of(held, colour)
         if not held:
-            sell = f"sell (nothing: no {colour} shares)"
+            sell = f"sell nothing ({player} holds no {colour} shares)"
         else:
-            sell = f"sell all your {shares} or none" if self.version >= 2 else f"sell your {shares}"
+            sell = self.sell_prompt(player, shares_of(held, colour))
         option = f"{sell}, or instead {build} the {colour} network"
         return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
+
+    def sell_prompt(self, player: str, shares: str) -> str:
+        """The prompt's offer of a sale of `player`'s `shares` (some of the box colour); public,
+        so in the third person."""
+        return f"sell {player}'s {shares} (all or none)"
 
     def parse_action(self, state, player, verb, args, text) -> Order:
         if verb == "take":
@@ -208,10 +172,8 @@ class MogulBoard(Mogul):
         if verb == "sell":
             if not args:
                 return Order(player, "sell")
-            if self.version < 2 or args[0] != "none":
-                usage = "write sell (all your shares of the box colour) or sell none" if self.version >= 2 else \
-                    "write just sell: you sell all your shares of the box colour, or none and build a depot"
-                raise OrderSyntaxError(usage, text)
+            if args[0] != "none" or "sell none" not in self.sell_choices:
+                raise OrderSyntaxError(self.sell_usage, text)
             return Order(player, "sell", ("none",))
         built, most = len(state["players"][player]["depots"]), self.data["depots_each"]
         if verb == "depot":
@@ -239,73 +201,8 @@ class MogulBoard(Mogul):
             raise IllegalOrder(f"{space} holds {whose} depot already; one depot per space", text)
 
     def default_order(self, state, player):
-        second = "sell none" if self.version >= 2 else "sell"
-        return {"auction": "pass", "winner": "take", "second": second}.get(state["phase"])
+        return {"auction": "pass", "winner": "take", "second": "sell none"}.get(state["phase"])
 
-    # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_forms = Mogul.standing_forms[:3] + ("if winner sell all|none", "if winner depot SPACE", "if winner move FROM TO",
-                                                 "if second sell all|none", "if second depot SPACE", "if second move FROM TO")
-
-    def standing_choice(self, role, w, text):
-        if w[0] in ("depot", "move"):
-            n = 1 if w[0] == "depot" else 2
-            if len(w) != n + 1:
-                raise OrderSyntaxError(f"write if {role} " + ("depot SPACE" if n == 1 else "move FROM TO"), text)
-            return " ".join([w[0], *(self.station(x, text) for x in w[1:])])
-        if w == ["sell"]:
-            return "sell all"
-        return super().standing_choice(role, w, text)
-
-    def standing_action(self, state, player, w):
-        """`sell all` is `sell`; `sell none` is `sell none` where the rules know it, else `sell`
-        for a player holding none of the box colour; `sell N` is one of the two."""
-        if w[0] != "sell":
-            return " ".join(w)
-        colour = self.sell_colour(state)
-        held = self.count(state["players"][player], colour)
-        if w[1] == "all" or (w[1] != "none" and int(w[1]) == held):
-            return "sell"
-        if w[1] == "none" or int(w[1]) == 0:
-            return "sell none" if held or "sell none" in self.action_orders(state, player) else "sell"
-        raise IllegalOrder(f"you hold {shares_of(held, colour)}, and a sale is all of them or none")
-
-    def standing_examples(self, state, player):
-        return ["bid until pot 4", "if winner take", "if winner sell all", "if second sell all",
-                "if winner depot NYC", "if second depot PHL", "if second move NYC PHL", "bid until pot 2 every round"]
-
-    def bot_standing(self, view, rng, then=None):
-        """The sensible bot's policy for the round (bot_order's, exactly): how far to bid, with
-        a crowd and head to head, when to take the credit, and its choice as winner and as
-        second (that one as the view will be after the winner took the card)."""
-        if then is not None or view["phase"] != "auction":
-            return []
-        options = self.option_orders(view)
-        values = [self.order_value(view, o) for o in options]
-        take, rest = values[0], max(values[1:])
-        best, other = max(take, rest), min(take, rest)
-        chip = 1.0 if view["deck_left"] > 8 else 0.4
-        me = self.me(view)
-        can_credit = not me["credit"] and view["bank"] >= self.credit_chips
-        lines = []
-        for gain, when in ((best - other, " head to head"), (best, "")):
-            if can_credit and gain >= 4 and view["deck_left"] >= 6:
-                lines.append("credit when out of chips" + when)
-            limit = 0
-            while limit * chip < gain and limit < self.data["chips"]:
-                limit += 1
-            lines += [f"bid until pot {limit} keep 1{when}", f"bid until pot 0{when}"] if gain < 3 else \
-                [f"bid until pot {limit}{when}"]
-        choices = options[:2] + ["sell none"] * (self.version >= 2) + options[2:]  # as action_orders lists them
-        chosen = [self.order_value(view, o) for o in choices]
-        winner = choices[chosen.index(max(chosen))]
-        later = self.after_take(view)
-        seconds = choices[1:]
-        second_values = [self.order_value(later, o) for o in seconds]
-        second = seconds[second_values.index(max(second_values))]
-
-        def choice(o):
-            return {"sell": "sell all", "sell none": "sell none"}.get(o, o)
-        return lines + [f"if winner {choice(winner)}", f"if second {choice(second)}"]
 
     # ---- carrying out -------------------------------------------------------------------
     def do_sell(self, state, order) -> None:
@@ -358,91 +255,26 @@ class MogulBoard(Mogul):
                                   key=lambda r: -r["score"])
         return v
 
-    # ---- consistency --------------------------------------------------------------------
-    def check(self, state) -> None:
-        super().check(state)
-        seen = Counter()
-        for p, pl in state["players"].items():
-            depots = pl.get("depots")
-            if not isinstance(depots, list) or not all(isinstance(s, str) and s in self.data["stations"] for s in depots):
-                fail(f"state.players.{p}.depots must be a list of station spaces")
-            if len(depots) > self.data["depots_each"]:
-                fail(f"state.players.{p}.depots: {len(depots)} depots built, but each player has {self.data['depots_each']}")
-            if type(pl["credit"]) is not bool:
-                fail(f"state.players.{p}.credit must be true or false")
-            seen.update(depots)
-        twice = sorted(s for s, n in seen.items() if n > 1)
-        if twice:
-            fail(f"more than one depot on {', '.join(twice)}: one depot per station space")
-
-    # ---- the sensible bot (reads the view only) -------------------------------------------
-    def bot_order(self, view, rng) -> str:
-        orders = view["orders"]
-        if view["phase"] != "auction":
-            return max(orders, key=lambda o: self.order_value(view, o))
-        me = self.me(view)
-        values = [self.order_value(view, o) for o in self.option_orders(view)]
-        take, rest = values[0], max(values[1:])
-        best, other = max(take, rest), min(take, rest)
-        gain = best if len(view["auction"]["in"]) > 2 else best - other  # over passing now
-        chip = 1.0 if view["deck_left"] > 8 else 0.4  # what a chip is worth to me
-        if "bid" not in orders:
-            return "credit" if "credit" in orders and gain >= 4 and view["deck_left"] >= 6 else "pass"
-        if view["pot"] * chip >= gain or (me["chips"] == 1 and gain < 3):
-            return "pass"
-        return "bid"
-
-    def me(self, view) -> dict:
-        return next(r for r in view["players"] if r["name"] == view["you"]["name"])
-
-    def option_orders(self, view) -> list[str]:
-        """take, sell and the depots I could build (or move) on the revealed box's network."""
-        me, box = self.me(view), view["revealed"]["box"]
-        net = next(n for n in view["map"] if n["colour"] == box)
-        empty = [s["code"] for s in net["spaces"] if not s["owner"]]
-        if me["depots_left"]:
-            return ["take", "sell"] + [f"depot {s}" for s in empty]
-        return ["take", "sell"] + [f"move {a} {b}" for a in me["depots"] for b in empty]
-
-    def future_reveals(self, view, colour) -> float:
-        """How many more cards of `colour` I expect to see revealed before the crash."""
-        held = sum(r["shares"].get(colour, 0) for r in view["players"])
-        unseen = view["companies"][colour]["shares"] - held - view["sold"].get(colour, 0)
-        unseen -= view["revealed"]["company"] == colour
-        left = view["deck_left"]
-        return max(unseen, 0) * max(left - 2.5, 0) / max(left - 1, 1)
-
-    def order_value(self, view, order) -> float:
-        """What an order of the winner or second is worth to me, in points at the end."""
-        me, w = self.me(view), order.split()
-        if w[0] == "take":
-            c = view["revealed"]["company"]
-            return 1 + self.future_reveals(view, c) + 0.5 * me["shares"].get(c, 0)
-        if order == "sell none":
-            return 0.0
-        if w[0] == "sell":
-            box = view["revealed"]["box"]
-            k = me["shares"].get(box, 0)
-            price = sum(r["shares"].get(box, 0) for r in view["players"])
-            return k * (price - 1 - self.future_reveals(view, box))
-        depots = me["depots"]
-        if w[0] == "depot":  # on each of its networks: n depots score n*n, n+1 score n*n+2n+1
-            lines = Counter(c for s in depots for c in self.lines_at[s])
-            return sum(2 * lines[c] + 1 for c in self.lines_at[w[1].upper()])
-        src, dst = w[1].upper(), w[2].upper()
-        return self.depot_points([dst if s == src else s for s in depots]) - self.depot_points(depots)
-
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def action_forms(self, state, player, orders, colour, held) -> list:
-        from judge.engine.grammar import Form, Word, form
+        from judge.engine.grammar import COLUMN, WIDTH, Form, Word, form
 
         depots = state["players"][player]["depots"]
         empty = tuple(self.empty_spaces(state, colour))
-        sell = (f"all your {shares_of(held, colour)} at {self.held_by_all(state, colour)} points each" if held
+        price = self.held_by_all(state, colour)
+        sell = (f"all your {shares_of(held, colour)} at {price} point{'s' if price != 1 else ''} each" if held
                 else f"nothing: you hold no {colour} shares")
         out = [Form("take")] * ("take" in orders) + [Form("sell", note=sell)]
         out += [Form("sell none", note=f"keep your {colour} shares" if held else "the same")] * ("sell none" in orders)
         if len(depots) < self.data["depots_each"]:
             return out + form("depot SPACE", [(Word(empty),)] if empty else [], f"build on the {colour} network")
-        return out + form("move FROM TO", [(Word(tuple(depots)), Word(empty))] if empty else [],
+        room = WIDTH - COLUMN - len("/".join(depots)) - 2  # for the empty spaces of one case (a line)
+        cases, chunk = [], []
+        for s in empty:
+            if chunk and len("/".join([*chunk, s])) > room:
+                cases.append(chunk)
+                chunk = []
+            chunk.append(s)
+        cases += [chunk] * bool(chunk)
+        return out + form("move FROM TO", [(Word(tuple(depots)), Word(tuple(c))) for c in cases],
                           f"move a depot to the {colour} network")

@@ -1,4 +1,7 @@
-"""Rumors, the dice and short-selling stock game (rules/rumors-stock-game.txt, RULINGS.md §3).
+"""Rumors, the dice and short-selling stock game (rules/rumors-stock-game.txt, RULINGS.md §3):
+the rules (setup, orders, carrying them out, resolution, scores and views). The registered
+ruleset (ruleset.py) adds its standing orders (standing.py), its bot (bot.py) and the check of
+a hand-edited state (check.py); older versions are subclasses (versions.py).
 
 Each round: an action phase in snake order (buy, short, take a company's dice, put dice on
 the Rumors card, or pass), a simultaneous secret roll phase (every player puts dice from
@@ -19,127 +22,37 @@ written before) kept only the tokens a holding needed and settled the rest with 
 from __future__ import annotations
 
 import copy
-import re
-import itertools
 from collections import Counter
 from functools import cached_property, lru_cache
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
+from judge.rulesets.rumors.helpers import contains, dollars, joined, marker, plural, remove_all, signed, sub_multisets
+from judge.rulesets.rumors.tokens import board_tokens, columns_of, fewest_uncancelled, tokens, uncancelled
 
 PHASES = ("action", "roll", "gm-roll", "over")
 MARKER_COLUMNS = ("Bull 3-5", "Bull 0-2", "Bear 1-2", "Bear 3-5")
 
 
-def tokens(holding: int) -> int:
-    """Tokens a holding takes on the binary multiplier board."""
-    return bin(abs(holding)).count("1")
+class Rules(Ruleset):
+    """The rules of rumors as a new game plays them (ruleset.py registers them with their
+    standing orders, bot and check; versions.py keeps the older versions)."""
 
-
-def board_tokens(holding: int, uncancelled: int = 0) -> int:
-    """Tokens on the multiplier board for `holding` with `uncancelled` shares left on the
-    other side (7 owned as +8x -1x: uncancelled 1, 2 tokens)."""
-    return tokens(abs(holding) + uncancelled) + tokens(uncancelled)
-
-
-def fewest_uncancelled(holding: int, have: int) -> int:
-    """The fewest shares left uncancelled so that `holding` fits on the multiplier board with
-    `have` tokens (0, fully cancelled, whenever popcount(|holding|) <= have). Some number
-    always fits when a buy or short of k brings popcount(k) new tokens: the old board with the
-    new tokens beside it, uncancelled, shows the new holding with at most `have` tokens."""
-    return next(u for u in itertools.count() if board_tokens(holding, u) <= have)
-
-
-def columns_of(holding: int, uncancelled: int = 0) -> str:
-    """'+4x +1x' for 5 owned, '-2x' for 2 shorted, '+8x -1x' for 7 owned with 1 uncancelled."""
-    sign, other = ("+", "-") if holding > 0 else ("-", "+")
-
-    def bits(n, s):
-        return [f"{s}{1 << b}x" for b in reversed(range(n.bit_length())) if n >> b & 1]
-    return " ".join(bits(abs(holding) + uncancelled, sign) + bits(uncancelled, other))
-
-
-def joined(names, text: str) -> str:
-    """The text with a company written as the rulebook spells it, in words ("Unusual Oil",
-    "Game Start"), joined into its name in the judge (UnusualOil)."""
-    for c in names:
-        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", r"\\s+", c)
-        if spaced != c:
-            text = re.sub(rf"(?i)\b{spaced}\b", c, text)
-    return text
-
-
-def marker(filled: int) -> str:
-    return f"Bull {5 - filled}" if filled <= 5 else f"Bear {filled - 5}"
-
-
-def sub_multisets(items: list, min_size: int = 0, max_size: int | None = None) -> list[list]:
-    """Every sub-multiset of `items`, as sorted lists."""
-    counts = sorted(Counter(items).items())
-    found = []
-    for pick_counts in itertools.product(*(range(n + 1) for _, n in counts)):
-        chosen = [v for (v, _), k in zip(counts, pick_counts) for _ in range(k)]
-        if len(chosen) >= min_size and (max_size is None or len(chosen) <= max_size):
-            found.append(chosen)
-    return sorted(found, key=lambda d: (len(d), d))
-
-
-def contains(pool: list, wanted: list) -> bool:
-    return not Counter(wanted) - Counter(pool)
-
-
-def remove_all(pool: list, gone: list) -> None:
-    for x in gone:
-        pool.remove(x)
-
-
-def dollars(n: int) -> str:
-    return f"-${-n}" if n < 0 else f"${n}"
-
-
-def signed(n: int) -> str:
-    return f"-${-n}" if n < 0 else f"+${n}"
-
-
-def uncancelled(pl: dict, company: str) -> int:
-    """Shares left uncancelled on the other side of a player's multiplier board (version 2)."""
-    return pl.get("uncancelled", {}).get(company, 0)
-
-
-def company_in(view: dict, name: str) -> dict:
-    """The company `name` as a view shows it."""
-    return next(c for c in view["companies"] if c["name"] == name)
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
-
-@lru_cache(maxsize=None)
-def dice_sums(dice: int) -> tuple[tuple[int, float], ...]:
-    """The distribution of the sum of `dice` dice: (sum, probability) pairs."""
-    dist = {0: 1.0}
-    for _ in range(dice):
-        nxt = {}
-        for s, p in dist.items():
-            for f in range(1, 7):
-                nxt[s + f] = nxt.get(s + f, 0.0) + p / 6
-        dist = nxt
-    return tuple(dist.items())
-
-
-@register
-class Rumors(Ruleset):
     name = "rumors"
     title = "Rumors, the dice and short-selling stock game"
-    version = 2  # 2: stock tokens as the rulebook says (public supplies never depend on holdings)
-    old_versions = (1,)
+    # 2: stock tokens as the rulebook says (public supplies never depend on holdings);
+    # 3: a short is legal on public facts (the discards return first), truthful roll-phase
+    #    answers (bag none, bag extra; a second bag order refused), an agreed end cashes out
+    version = 3
+    old_versions = (1, 2)
     min_players, max_players = 3, 6
     options = (
         Option("dice", "auto", "auto: the judge rolls; manual: the game master enters every roll (judge order GAME --gm 'roll Edison 3 5 6')", ("auto", "manual")),
     )
-    max_moves = 350  # rounds * (2 action turns + 1 roll order + 6 one-die gm rolls per player) + setup: 342 for 6
+    # rounds * (2 action turns + 1 roll order + 6 one-die gm rolls per player) + setup: 342 for
+    # 6 players, and a short not made (at most one an action turn): 72 more
+    max_moves = 430
     verbs = ("buy", "short", "dice", "rumor", "bag", "pass", "roll")
 
     # ---- components ---------------------------------------------------------------------
@@ -189,13 +102,9 @@ class Rumors(Ruleset):
             companies[c] = {"price": d["start_price"], "filled": d["filled_after_reset"],
                             "supply": d["tokens"] - d["filled_after_reset"], "dice": [],
                             "active": dealt[0], "deck": dealt[1:], "played": []}
-        players = {p: {"money": d["start_money"], "holdings": {c: 0 for c in names},
-                       "discards": {c: 0 for c in names}, "screen": []} for p in seats}
-        if self.version >= 2:
-            for p in seats:
-                players[p]["uncancelled"] = {c: 0 for c in names}
-            for co in companies.values():  # the bag's tokens all go behind the screens
-                co["supply"] -= d["tokens_in_bag"]
+        players = {p: self.new_player(names) for p in seats}
+        for co in companies.values():
+            co["supply"] -= self.bag_tokens_kept()
         state.update(round=1, rounds=rounds, phase="action", first=first, turns=[],
                      companies=companies, undealt=deck, players=players,
                      bag=[c for c in names for _ in range(d["dice"])], rumors=[],
@@ -206,11 +115,7 @@ class Rumors(Ruleset):
         for p in seats:
             drawn, bag = bag[:d["tokens_drawn"]], bag[d["tokens_drawn"]:]
             for c, n in Counter(drawn).items():
-                if self.version < 2:  # version 1 returned the tokens the holding did not need
-                    players[p]["holdings"][c] = n
-                    companies[c]["supply"] -= tokens(n)
-                else:
-                    self.hold(state, p, c, n, n)
+                self.take_drawn(state, p, c, n)
             emit(state, f"{p} draws the stock tokens {', '.join(sorted(drawn))} (secret).", to=[p])
         for p in seats:
             dice = self.draw_dice(state, rng, d["dice_drawn"])
@@ -219,6 +124,19 @@ class Rumors(Ruleset):
         state["rumors"] = self.draw_dice(state, rng, d["dice_rolled"] * len(seats))
         emit(state, f"Dice drawn for the company boards: {', '.join(sorted(state['rumors']))}.")
         self.roll_rumors(state, rng, then="action")
+
+    def new_player(self, names) -> dict:
+        return {"money": self.data["start_money"], "holdings": {c: 0 for c in names},
+                "discards": {c: 0 for c in names}, "screen": [], "uncancelled": {c: 0 for c in names}}
+
+    def bag_tokens_kept(self) -> int:
+        """Tokens of each company that leave the supply for the bag at setup and stay behind
+        the screens (all of them: the public supply never depends on who drew what)."""
+        return self.data["tokens_in_bag"]
+
+    def take_drawn(self, state, player, company, n) -> None:
+        """`player` drew `n` tokens of `company` from the bag at setup: a holding of n."""
+        self.hold(state, player, company, n, n)
 
     def setup_companies(self, setup, n, rng) -> list[str]:
         all_names = self.data["companies"]
@@ -242,7 +160,7 @@ class Rumors(Ruleset):
         return board_tokens(pl["holdings"][company], uncancelled(pl, company)) + pl["discards"][company]
 
     def hold(self, state, player, company, holding, have) -> None:
-        """Version 2: `player` holds `holding` with `have` tokens behind the screen. The
+        """`player` holds `holding` with `have` tokens behind the screen. The
         multiplier board shows it cancelled (one side only) when the tokens allow; otherwise
         (own 8, short 1: 7 needs 4x, 2x and 1x) the fewest shares stay uncancelled, rather
         than take change from the public supply. The other tokens lie in the discards."""
@@ -251,41 +169,42 @@ class Rumors(Ruleset):
         pl["holdings"][company], pl["uncancelled"][company] = holding, u
         pl["discards"][company] = have - board_tokens(holding, u)
 
-    def change_holding(self, state, player, company, delta) -> None:
-        """Version 1: move `player`'s holding by `delta`, taking multiplier tokens from the
-        supply (recalling discards if it runs short) and putting freed ones into the discards."""
-        pl, co = state["players"][player], state["companies"][company]
-        old = pl["holdings"][company]
-        need = tokens(old + delta) - tokens(old)
-        if need > co["supply"]:
-            self.recall_discards(state)
-        if need > 0:
-            co["supply"] -= need
-        else:
-            pl["discards"][company] -= need
-        pl["holdings"][company] = old + delta
-
     def tokens_available(self, state, company) -> int:
         """Tokens the supply can give, counting the discards it may recall."""
         return state["companies"][company]["supply"] + sum(pl["discards"][company] for pl in state["players"].values())
 
     def tokens_needed(self, state, player, company, delta) -> int:
         """Tokens taken from the supply by a buy (delta > 0) or short (delta < 0) of |delta|.
-        From version 2 it depends on the order only: a short of k takes k for the board and
-        popcount(k) for the multiplier board; a buy takes none."""
-        if self.version >= 2:
-            return 0 if delta > 0 else -delta + tokens(delta)
-        old = state["players"][player]["holdings"][company]
-        return max(0, tokens(old + delta) - tokens(old)) - delta  # a buy returns delta board tokens
+        It depends on the order only: a short of k takes k for the board and popcount(k) for
+        the multiplier board; a buy takes none."""
+        return 0 if delta > 0 else -delta + tokens(delta)
 
-    def recall_discards(self, state) -> None:
-        if not any(n for pl in state["players"].values() for n in pl["discards"].values()):
+    def recall_discards(self, state, always: bool = False) -> None:
+        """Every player returns every discarded token to the supplies (the rulebook's "Stock
+        Tokens"); a public event, even with nothing discarded when `always`. Everyone knows
+        then that no discard is left (`recalled`), until the next buy or short."""
+        self.mark_recalled(state)
+        if not always and not any(n for pl in state["players"].values() for n in pl["discards"].values()):
             return
         for p, pl in state["players"].items():
             for c, n in pl["discards"].items():
                 state["companies"][c]["supply"] += n
                 pl["discards"][c] = 0
         emit(state, "The supply ran short: every player returns their discarded stock tokens to the supplies.")
+
+    def mark_recalled(self, state) -> None:
+        state["recalled"] = True  # public: every discard is back in the supplies
+
+    def short_covered(self, state, player, company, n) -> bool:
+        """Whether a short of n may be ordered as far as the tokens go: always, unless everyone
+        knows the discards are back in the supplies already and the supply cannot cover it
+        (public facts only: the supply, and whether the discards have just returned)."""
+        return not state.get("recalled") or n + tokens(n) <= state["companies"][company]["supply"]
+
+    def short_refusal(self, state, company, n) -> str:
+        supply = state["companies"][company]["supply"]
+        return (f"the {company} supply holds {plural(supply, 'stock token')} and every discard is back in the "
+                f"supplies: a short of {n} needs {n + tokens(n)}")
 
     def reset_board(self, state, company) -> None:
         co, want = state["companies"][company], self.data["filled_after_reset"]
@@ -389,8 +308,8 @@ class Rumors(Ruleset):
         empty = 10 - state["companies"][c]["filled"]
         if n > empty:
             raise IllegalOrder(f"{c} has only {plural(empty, 'empty space')} on its board", text)
-        if self.tokens_needed(state, player, c, -n) > self.tokens_available(state, c):
-            raise IllegalOrder(f"the {c} supply has too few stock tokens to short {n}", text)
+        if not self.short_covered(state, player, c, n):
+            raise IllegalOrder(self.short_refusal(state, c, n), text)
         return Order(player, "short", (c, n))
 
     def parse_dice(self, state, player, args, text) -> Order:
@@ -426,12 +345,21 @@ class Rumors(Ruleset):
             raise IllegalOrder(f"behind your screen you have {have}", text)
 
     def parse_bag(self, state, player, args, text) -> Order:
-        dice = [self.company(state, a, text) for a in args]
+        dice = [self.company(state, a, text) for a in self.bag_words(state["players"][player]["screen"], args)]
         self.need_on_screen(state, player, dice, text)
         left, limit = len(state["players"][player]["screen"]) - len(dice), self.data["screen_limit"]
         if left > limit:
             raise IllegalOrder(f"that keeps {left} dice behind your screen; at most {limit} may stay", text)
         return Order(player, "bag", tuple(dice))
+
+    def bag_words(self, screen, args: list[str]) -> list[str]:
+        """`bag none` and `bag extra` (the words of the report and of the standing orders) as
+        the dice they put into the bag: none, or just those over the screen's limit."""
+        if [a.lower() for a in args] == ["none"]:
+            return []
+        if [a.lower() for a in args] == ["extra"]:
+            return self.bag_extra(screen).split()[1:]
+        return args
 
     def parse_pass(self, state, player, args, text) -> Order:
         if args:
@@ -470,25 +398,32 @@ class Rumors(Ruleset):
     def buy_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may buy now (parse_buy's checks)."""
         co, money = state["companies"][c], state["players"][player]["money"]
-        return [n for n in range(1, co["filled"] + 1) if sum(self.buy_costs(co["price"], co["filled"], n)) <= money
-                and self.tokens_needed(state, player, c, n) <= self.tokens_available(state, c)]
+        available, out, cost = self.tokens_available(state, c), [], 0
+        for n, each in enumerate(self.buy_costs(co["price"], co["filled"], co["filled"]), 1):
+            cost += each
+            if cost <= money and self.tokens_needed(state, player, c, n) <= available:
+                out.append(n)
+        return out
 
     def short_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may short now (parse_short's checks)."""
-        return [n for n in range(1, 11 - state["companies"][c]["filled"])
-                if self.tokens_needed(state, player, c, -n) <= self.tokens_available(state, c)]
+        return [n for n in range(1, 11 - state["companies"][c]["filled"]) if self.short_covered(state, player, c, n)]
 
     def default_order(self, state, player):
         if state["phase"] == "action":
             return "pass"
         if state["phase"] == "roll":
-            screen = state["players"][player]["screen"]
-            return " ".join(["bag", *screen[: max(0, len(screen) - self.data["screen_limit"])]])
+            return self.bag_extra(state["players"][player]["screen"])
         return None
+
+    def bag_extra(self, screen: list[str]) -> str:
+        """The roll-phase order that bags just the dice over the screen's limit."""
+        return " ".join(["bag", *screen[: max(0, len(screen) - self.data["screen_limit"])]])
 
     # ---- carrying out -------------------------------------------------------------------
     def apply(self, state, order, rng) -> None:
-        getattr(self, f"do_{order.verb}")(state, order, rng)
+        if getattr(self, f"do_{order.verb}")(state, order, rng) is False:
+            return  # a short not made: the same player orders again
         if order.verb in ("buy", "short", "dice", "rumor", "pass"):
             state["turns"].pop(0)
             if not state["turns"]:
@@ -501,6 +436,18 @@ class Rumors(Ruleset):
         return None if text.split()[0] == "bag" else text
 
     def revealed(self, before, after) -> str:
+        """The end of the roll phase, and (public facts: the supply before, the board after) a
+        short that returned every discard to the supplies, made or not."""
+        if before["phase"] == "action":
+            if after["phase"] == "action" and after["turns"] == before["turns"]:
+                return "returned every discard to the supplies, and the short was not made"
+            for c, co in after["companies"].items():
+                k = co["filled"] - before["companies"][c]["filled"]
+                if k > 0 and k + tokens(k) > before["companies"][c]["supply"]:
+                    return "returned every discard to the supplies"
+        return self.roll_revealed(before, after)
+
+    def roll_revealed(self, before, after) -> str:
         # one reason whether dice were drawn for the game master to roll or not: that can
         # depend on the other players' secret roll-phase orders
         if before["phase"] in ("roll", "gm-roll") and after["phase"] != before["phase"]:
@@ -508,38 +455,53 @@ class Rumors(Ruleset):
         return ""
 
     def do_buy(self, state, order, rng) -> None:
-        """Take n tokens from the board; version 2 keeps popcount(n) of them behind the screen
-        (combined there with what the player holds) and returns the rest to the supply."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
         cost = sum(self.buy_costs(co["price"], co["filled"], n))
         state["players"][p]["money"] -= cost
         co["filled"] -= n
-        if self.version < 2:
-            co["supply"] += n
-            self.change_holding(state, p, c, n)
-        else:
-            co["supply"] += n - tokens(n)
-            have = self.screen_tokens(state, p, c) + tokens(n)
-            self.hold(state, p, c, state["players"][p]["holdings"][c] + n, have)
+        self.take_bought(state, p, c, n)
         emit(state, f"{p} buys {plural(n, c + ' share')} for ${cost}.")
 
-    def do_short(self, state, order, rng) -> None:
+    def do_short(self, state, order, rng) -> bool:
+        """A short of n needs n + popcount(n) tokens from the supply. If it holds fewer, every
+        discard returns first (public); if even then the supply cannot cover it, nothing is
+        shorted and the same player orders again (False)."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
         gain = sum(self.short_gains(co["price"], co["filled"], n))
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
-            self.recall_discards(state)
+            self.recall_discards(state, always=True)
+            if self.tokens_needed(state, p, c, -n) > co["supply"]:
+                emit(state, f"Even so the {c} supply holds {plural(co['supply'], 'stock token')}, and a short of {n} "
+                            f"needs {n + tokens(n)}: nothing is shorted, and {p} orders again.")
+                return False
+        self.short_made(state, p, c, n, gain)
+        return True
+
+    def short_made(self, state, p, c, n, gain) -> None:
+        co = state["companies"][c]
         co["supply"] -= n
         co["filled"] += n
         state["players"][p]["money"] += gain
-        if self.version < 2:
-            self.change_holding(state, p, c, -n)
-        else:  # popcount(n) tokens from the supply for the short side, cancelled behind the screen
-            co["supply"] -= tokens(n)
-            have = self.screen_tokens(state, p, c) + tokens(n)
-            self.hold(state, p, c, state["players"][p]["holdings"][c] - n, have)
+        self.take_shorted(state, p, c, n)
         emit(state, f"{p} shorts {plural(n, c + ' share')} for ${gain}.")
+
+    def take_bought(self, state, player, company, n) -> None:
+        """The n tokens taken from the board by a buy: popcount(n) of them go behind the screen
+        (combined there with what the player holds), the rest return to the supply."""
+        state.pop("recalled", None)  # (the player's discard may hold tokens again)
+        state["companies"][company]["supply"] += n - tokens(n)
+        have = self.screen_tokens(state, player, company) + tokens(n)
+        self.hold(state, player, company, state["players"][player]["holdings"][company] + n, have)
+
+    def take_shorted(self, state, player, company, n) -> None:
+        """popcount(n) tokens from the supply for the short side of the multiplier board,
+        cancelled behind the screen against what the player owns."""
+        state.pop("recalled", None)
+        state["companies"][company]["supply"] -= tokens(n)
+        have = self.screen_tokens(state, player, company) + tokens(n)
+        self.hold(state, player, company, state["players"][player]["holdings"][company] - n, have)
 
     def do_dice(self, state, order, rng) -> None:
         p, c, faces = order.player, order.args[0], list(order.args[1:])
@@ -675,12 +637,18 @@ class Rumors(Ruleset):
             prices = ", ".join(f"{c} ${co['price']}" for c, co in state["companies"].items())
             return [{"player": p, "secret": "money and holdings, until the end",
                      "public": f"every action-phase order and its price; prices {prices}"} for p in state["seats"]]
-        rows = []
+        rows, cashed = [], self.cashed_out(state)
         for p in state["seats"]:
             pl = state["players"][p]
             worth = sum(h * state["companies"][c]["price"] for c, h in pl["holdings"].items())
-            rows.append({"player": p, "score": pl["money"], "cash": pl["money"] - worth, "cashout": worth})
+            cash = pl["money"] - worth if cashed else pl["money"]
+            rows.append({"player": p, "score": cash + worth, "cash": cash, "cashout": worth})
         return ranked(rows, lambda r: -r["score"])
+
+    def cashed_out(self, state) -> bool:
+        """Whether the money already holds the cash-out (the last round was played); an end the
+        players agreed on is scored as the rulebook's end, the holdings cashed out."""
+        return state["phase"] == "over"
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"]}
@@ -689,16 +657,22 @@ class Rumors(Ruleset):
     def card_view(self, card_id: int) -> dict:
         if not card_id:
             return {}
+        columns, heads, rows = self._card_parts(card_id)
+        return {"id": card_id, "columns": columns, "heads": list(heads),
+                "rows": [{"pips": pips, "changes": list(changes)} for pips, changes in rows]}
+
+    @lru_cache(maxsize=None)  # (every view shows two cards of each company)
+    def _card_parts(self, card_id: int) -> tuple:
         card = self.cards[card_id]
-        heads = {"plain": ["change"], "bull-bear": ["Bull", "Bear"], "marker": list(MARKER_COLUMNS)}[card["columns"]]
-        return {"id": card_id, "columns": card["columns"], "heads": heads,
-                "rows": [{"pips": f"{r[0]}-{r[1]}", "changes": r[2:]} for r in card["rows"]]}
+        heads = {"plain": ("change",), "bull-bear": ("Bull", "Bear"), "marker": MARKER_COLUMNS}[card["columns"]]
+        return card["columns"], heads, tuple((f"{r[0]}-{r[1]}", tuple(r[2:])) for r in card["rows"])
 
     def company_view(self, c, co) -> dict:
         pips = sum(co["dice"])
         return {
             "name": c, "price": co["price"], "filled": co["filled"], "marker": marker(co["filled"]),
-            "spaces": [{"space": s, "modifier": self.modifier(s), "filled": s <= co["filled"]} for s in range(1, 11)],
+            "spaces": [{"space": s, "modifier": m, "filled": s <= co["filled"]}
+                       for s, m in enumerate(self.data["modifiers"], 1)],
             "dice": list(co["dice"]), "pips": pips, "supply": co["supply"],
             "active": self.card_view(co["active"]), "next": self.card_view(co["deck"][0] if co["deck"] else 0),
             "change_now": self.card_change(co["active"], pips, co["filled"]) if co["active"] else 0,
@@ -738,8 +712,8 @@ class Rumors(Ruleset):
         return v
 
     def resample_hidden(self, state, player, rng) -> dict:
-        """Redraw the event cards below each next card, the other players' money, holdings,
-        discards (their tokens behind screens add up as before), dice behind screens, the
+        """Redraw the event cards below each next card, the other players' money, holdings and
+        how their tokens lie behind the screens (`redraw_tokens`), dice behind screens, the
         bag, and their roll-phase orders."""
         s = copy.deepcopy(state)
         if player == GM:
@@ -759,18 +733,8 @@ class Rumors(Ruleset):
         amount = rng.below(pls[giver]["money"] + 1)
         pls[giver]["money"] -= amount
         pls[taker]["money"] += amount
-        for c in s["companies"]:  # the tokens behind the others' screens add up as before
-            kept = [(pls[q]["holdings"][c] * (-1 if rng.below(2) else 1), uncancelled(pls[q], c),
-                     pls[q]["discards"][c]) for q in others]
-            rng.shuffle(kept)
-            for q, (h, u, d) in zip(others, kept):
-                pls[q]["holdings"][c], pls[q]["discards"][c] = h, d
-                if "uncancelled" in pls[q]:
-                    pls[q]["uncancelled"][c] = u
-            giver, taker = rng.choice(others), rng.choice(others)
-            moved = rng.below(pls[giver]["discards"][c] + 1)
-            pls[giver]["discards"][c] -= moved
-            pls[taker]["discards"][c] += moved
+        for c in s["companies"]:
+            self.redraw_tokens(s, others, c, rng)
         dice = s["bag"] + [x for q in others for x in pls[q]["screen"]]
         rng.shuffle(dice)
         for q in others:
@@ -785,371 +749,27 @@ class Rumors(Ruleset):
                 s["bag_orders"][q] = screen[: least + rng.below(len(screen) - least + 1)]
         return s
 
-    # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_starts = ("auto", "bag", "turn", "buy", "short", "dice", "rumor", "rumour", "pass")
-    standing_forms = (
-        "auto pass (this round's action turns)",
-        "turn N ORDER (at my Nth action turn of this round, N 1 or 2: turn 1 buy Edison 2, turn 2 pass)",
-        "ORDER if [COMPANY] FACT OP N (FACT price, cost, gain, pips or shares; OP <= >= < > =: "
-        "buy Edison 2 if price <= 30, turn 1 short Nile 1 if gain >= 40)",
-        "bag COMPANY ..., bag none or bag extra (the roll phase's order, in advance; extra: just the dice over the limit)")
-    FACTS = ("price", "cost", "gain", "pips", "shares")
-    OPS = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
-           ">": lambda a, b: a > b, "=": lambda a, b: a == b}
 
-    def standing_parse(self, view, player, text):
-        w = words(text)
-        if w[0] == "auto":
-            if w != ["auto", "pass"]:
-                raise OrderSyntaxError("write auto pass (pass at each of your action turns this round)", text)
-            return "auto pass"
-        if w[0] == "bag":
-            if w == ["bag", "extra"]:
-                return "bag extra"
-            if view is not None and view["phase"] == "roll" and player in view["awaiting"]:
-                return None  # the roll phase's order itself
-            if w == ["bag", "none"]:
-                return "bag none"
-            return " ".join(["bag", *(pick(x, self._all_names(view), text, what="company") for x in w[1:])])
-        if w[0] != "turn" and "if" not in w:
-            return None  # an ordinary action-phase order
-        turn, order, condition = self.standing_parts(view, text)
-        return " ".join(x for x in (f"turn {turn}" if turn else "", order, "if " + " ".join(condition) if condition else "") if x)
-
-    def _all_names(self, view) -> list[str]:
-        """The companies in play (seen in `view`), or without a view (replay, or after an order
-        that revealed something) any company of the game."""
-        return [c["name"] for c in view["companies"]] if view is not None else list(self.data["companies"])
-
-    def standing_parts(self, view, text) -> tuple[int, str, list[str]]:
-        """(turn or 0, the action order in canonical words, the condition [company, fact, op, n]
-        or []) of a `turn N ORDER [if ...]` or `ORDER if ...` standing order; syntax only."""
-        names = self._all_names(view)
-        w = joined(names, text).split()
-        turn = 0
-        if w[0].lower() == "turn":
-            if len(w) < 3 or w[1] not in ("1", "2"):
-                raise OrderSyntaxError("write turn N ORDER, N 1 or 2 (your first or second action turn this round)", text)
-            turn, w = int(w[1]), w[2:]
-        cut = next((i for i, x in enumerate(w) if x.lower() == "if"), len(w))
-        order, cond = w[:cut], w[cut + 1:]
-        if cut < len(w) and not cond:
-            raise OrderSyntaxError("write ORDER if [COMPANY] FACT OP N, e.g. buy Edison 2 if price <= 30", text)
-        action = self._standing_action(order, names, text)
-        return turn, " ".join(action), self._standing_condition(cond, action, names, text) if cond else []
-
-    def _standing_action(self, order: list[str], names, text) -> list[str]:
-        """The words of a standing order's action (`order`), canonical: [verb, *args]."""
-        if not order:
-            raise OrderSyntaxError("the order comes before if: ORDER if [COMPANY] FACT OP N, e.g. turn 1 buy Edison 2 "
-                                   "if price <= 30", text)
-        verb = "rumor" if order[0].lower() == "rumour" else order[0].lower()
-        if verb not in ("buy", "short", "dice", "rumor", "pass"):
-            raise OrderSyntaxError(f"a standing action is buy, short, dice, rumor or pass, not '{' '.join(order)}'", text)
-        args = order[1:]
-        if verb == "pass" and args or verb in ("buy", "short") and len(args) != 2 or verb == "dice" and len(args) < 2 \
-                or verb == "rumor" and not 1 <= len(args) <= self.data["rumor_limit"]:
-            raise OrderSyntaxError(f"write {' '.join(order)} as you would type it (buy COMPANY N, short COMPANY N, "
-                                   "dice COMPANY FACES, rumor DICE, pass)", text)
-        if verb in ("buy", "short"):
-            return [verb, pick(args[0], names, text, what="company"), str(parse_count(args[1], text))]
-        if verb == "dice":
-            return [verb, pick(args[0], names, text, what="company"), *map(str, sorted(self.face(a, text) for a in args[1:]))]
-        return [verb, *(pick(a, names, text, what="company") for a in args)]
-
-    def _standing_condition(self, cond: list[str], action: list[str], names, text) -> list[str]:
-        """The condition after `if`, canonical: [company, fact, op, n], without the company
-        when it is that of the action (buy, short or dice)."""
-        verb = action[0]
-        own = action[1] if verb in ("buy", "short", "dice") else None
-        company = pick(cond[0], names, text, what="company") if len(cond) == 4 else own
-        cond = cond[1:] if len(cond) == 4 else cond
-        if len(cond) != 3 or cond[0].lower() not in self.FACTS or cond[1] not in self.OPS:
-            raise OrderSyntaxError(f"write if [COMPANY] FACT OP N (FACT {', '.join(self.FACTS)}; OP <= >= < > =)", text)
-        fact, n = cond[0].lower(), parse_count(cond[2], text)
-        if company is None:
-            raise OrderSyntaxError(f"name the company the condition is about: if COMPANY {fact} ...", text)
-        if fact in ("cost", "gain") and not (verb == ("buy" if fact == "cost" else "short") and company == own):
-            raise OrderSyntaxError(f"'{fact}' is what the shares of this order {'cost' if fact == 'cost' else 'bring'}: "
-                                   f"only with {'buy' if fact == 'cost' else 'short'} COMPANY N", text)
-        return ([] if company == own else [company]) + [fact, cond[1], str(n)]
-
-    def standing_fact(self, state, player, company, fact, order) -> int | None:
-        """A public fact for a condition; None when it cannot be met (fewer shares on the board
-        than a buy's, or fewer empty spaces than a short's)."""
-        co = state["companies"][company]
-        if fact == "price":
-            return co["price"]
-        if fact == "pips":
-            return sum(co["dice"])
-        if fact == "shares":
-            return co["filled"]
-        n = int(order.split()[2])
-        if fact == "cost":
-            return sum(self.buy_costs(co["price"], co["filled"], n)) if n <= co["filled"] else None
-        return sum(self.short_gains(co["price"], co["filled"], n)) if n <= 10 - co["filled"] else None
-
-    def standing_order(self, state, player, text):
-        w = text.split()
-        if text == "auto pass":
-            return "pass" if state["phase"] == "action" and state["turns"][:1] == [player] else None
-        if w[0] == "bag":
-            if state["phase"] != "roll" or player in state["bag_orders"]:
-                return None
-            if text == "bag extra":
-                return self.default_order(state, player)
-            return "bag" if text == "bag none" else text
-        if state["phase"] != "action" or state["turns"][:1] != [player]:
-            return None
-        turn, order, cond = self.standing_parts(None, text)
-        if turn and 3 - state["turns"].count(player) != turn:
-            return None
-        if cond:
-            company, fact, op, n = cond if len(cond) == 4 else [order.split()[1], *cond]
-            value = self.standing_fact(state, player, company, fact, order)
-            if value is None or not self.OPS[op](value, int(n)):
-                return None
-        return order
-
-    def standing_examples(self, state, player):
-        names = list(state["companies"])
-        return ["auto pass", "bag none", "bag extra", f"bag {names[0]}", f"bag {names[-1]} {names[0]}",
-                "auto pass every round", f"turn 1 buy {names[0]} 1", "turn 2 pass", f"buy {names[1]} 2 if price <= 30",
-                f"turn 1 short {names[-1]} 1 if gain >= 40", f"turn 2 dice {names[0]} 6 if pips >= 10",
-                f"turn 1 rumor {names[1]} if {names[1]} shares < 5", f"pass if {names[0]} price > 40 every round"]
-
-    def bot_standing(self, view, rng, then=None):
-        """At the start of the action phase the bot plans its round from its own view, as if
-        nobody else acted before its turns: its two best choices for each of its two turns, each guarded by
-        a price limit where the others may change it (a buy at most what it costs now, a short
-        at least what it brings now; taking dice while the company's pips are not lower),
-        then pass; and `bag extra` for the roll phase."""
-        if then is not None or view["phase"] != "action" or view["turns"].count(view["player"]) != 2:
-            return []
-        plan, seen = [], dict(view, orders=self.orders_in(view))
-        for turn in (1, 2):
-            gains = self.bot_gains(seen)
-            best = sorted((o for o in gains if o in seen["orders"] and gains[o] > gains["pass"]),
-                          key=lambda o: -gains[o])[:2]
-            plan += [f"turn {turn} {o}{self.bot_guard(seen, o)}" for o in best] + [f"turn {turn} pass"]
-            order = best[0] if best else "pass"
-            seen = self.planned_view(seen, order)
-        return plan + ["bag extra"]
-
-    def bot_guard(self, view, order) -> str:
-        w = order.split()
-        if w[0] not in ("buy", "short", "dice"):
-            return ""
-        co = company_in(view, w[1])
-        if w[0] == "buy":
-            return f" if cost <= {sum(self.buy_costs(co['price'], co['filled'], int(w[2])))}"
-        if w[0] == "short":
-            return f" if gain >= {sum(self.short_gains(co['price'], co['filled'], int(w[2])))}"
-        return f" if pips >= {co['pips']}"
-
-    def planned_view(self, view, order) -> dict:
-        """The bot's own view as it expects it after its `order` (nobody else acting): its
-        money, holdings, screen, the company boards and the orders left to choose from."""
-        v = copy.deepcopy(view)
-        w, you = order.split(), v["you"]
-        if w[0] == "pass":
-            return v
-        held = {h["company"]: h for h in you["holdings"]}
-        if w[0] in ("buy", "short"):
-            co = company_in(v, w[1])
-            n = int(w[2])
-            if w[0] == "buy":
-                you["money"] -= sum(self.buy_costs(co["price"], co["filled"], n))
-                co["filled"] -= n
-            else:
-                you["money"] += sum(self.short_gains(co["price"], co["filled"], n))
-                co["filled"] += n
-                n = -n
-            held.setdefault(w[1], {"company": w[1], "shares": 0})["shares"] += n
-            you["holdings"] = [h for h in held.values() if h["shares"]]
-        elif w[0] == "dice":
-            co = company_in(v, w[1])
-            remove_all(co["dice"], [int(f) for f in w[2:]])
-            co["pips"] = sum(co["dice"])
-            you["screen"] = sorted(you["screen"] + [w[1]] * (len(w) - 2))
-        elif w[0] == "rumor":
-            remove_all(you["screen"], w[1:])
-            v["rumors"] = sorted(v["rumors"] + w[1:])
-        v["orders"] = self.orders_in(v)
-        return v
-
-    def orders_in(self, view) -> list[str]:
-        """The action orders the bot's own `view` allows (but for the supply's stock tokens,
-        which seldom run short): it plans when not yet awaited, and for its later turn."""
-        you, out = view["you"], []
-        for co in view["companies"]:
-            c = co["name"]
-            out += [f"buy {c} {n}" for n in range(1, co["filled"] + 1)
-                    if sum(self.buy_costs(co["price"], co["filled"], n)) <= you["money"]]
-            out += [f"short {c} {n}" for n in range(1, 11 - co["filled"])]
-            out += [" ".join(["dice", c, *map(str, f)]) for f in sub_multisets(co["dice"], min_size=1)]
-        out += [" ".join(["rumor", *d]) for d in sub_multisets(you["screen"], 1, self.data["rumor_limit"])]
-        return out + ["pass"]
-
-    # ---- the sensible bot ---------------------------------------------------------------
-    def bot_order(self, view, rng) -> str:
-        """Buy or short where the expected price after this round beats the space's price;
-        move dice (take them, or spread rumors) where that helps what the bot holds."""
-        orders = view["orders"]
-        if view["phase"] == "roll":
-            return self.bot_bag(view, orders)
-        if view["phase"] == "gm-roll":
-            c = view["rumors"][0]
-            return " ".join(["roll", c, *(str(rng.die()) for _ in range(view["rumors"].count(c)))])
-        if view["phase"] != "action":
-            return rng.choice(orders)
-        gains = self.bot_gains(view)
-        return max((o for o in gains if o in orders), key=lambda o: gains[o])
-
-    def bot_gains(self, view) -> dict[str, float]:
-        """What the sensible bot expects each action order to gain (pass: 2, the least a move
-        must gain)."""
-        orders = view["orders"]
-        held = {h["company"]: h["shares"] for h in view["you"]["holdings"]}
-        draws = max(0, self.data["dice_rolled"] * len(view["companies"]) - len(view["rumors"]))
-        draws_each = round(draws / len(view["companies"]))
-        gains = {"pass": 2.0}  # a move must gain a little more than nothing
-        for co in view["companies"]:
-            c, h = co["name"], held.get(co["name"], 0)
-            dice_now = view["rumors"].count(c) + draws_each
-            change = self.expected_change(co, co["pips"], dice_now)
-            future = co["price"] + change
-            total = 0
-            for n, cost in enumerate(self.buy_costs(co["price"], co["filled"], co["filled"]), 1):
-                total += future - cost
-                gains[f"buy {c} {n}"] = total
-            total = 0
-            for n, got in enumerate(self.short_gains(co["price"], co["filled"], 10 - co["filled"]), 1):
-                total += got - future
-                gains[f"short {c} {n}"] = total
-            if h:
-                for o in orders:
-                    if o.startswith(f"dice {c} "):
-                        taken = sum(int(f) for f in o.split()[2:])
-                        gains[o] = h * (self.expected_change(co, co["pips"] - taken, dice_now) - change)
-                        gains[o] -= 0.5 * len(o.split()[2:])  # keep dice for rumors only if worth it
-        for o in orders:
-            if o.startswith("rumor "):
-                put = o.split()[1:]
-                gains[o] = sum(
-                    held.get(co["name"], 0) * (
-                        self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each + put.count(co["name"]))
-                        - self.expected_change(co, co["pips"], view["rumors"].count(co["name"]) + draws_each))
-                    for co in view["companies"] if co["name"] in put)
-        return gains
-
-    def expected_change(self, co, pips, dice) -> float:
-        """The mean price change of company view `co` at `pips` plus `dice` rolled dice."""
-        if not co["active"]:
-            return 0.0
-        return self._expected_change(co["active"]["id"], pips, co["filled"], dice)
-
-    @lru_cache(maxsize=None)  # the bot asks the same few questions thousands of times a game
-    def _expected_change(self, card_id: int, pips: int, filled: int, dice: int) -> float:
-        changes = self._card_changes(card_id, filled)
-        return sum(p * (changes[min(48, pips + s)] if pips + s >= 0 else self.card_change(card_id, pips + s, filled))
-                   for s, p in dice_sums(dice))
-
-    @lru_cache(maxsize=None)
-    def _card_changes(self, card_id: int, filled: int) -> tuple[int, ...]:
-        """The card's change at each number of pips, 0 to 48."""
-        return tuple(self.card_change(card_id, pips, filled) for pips in range(49))
-
-    def bot_bag(self, view, orders) -> str:
-        screen = view["you"]["screen"]
-        excess = len(screen) - self.data["screen_limit"]
-        text = " ".join(["bag", *screen[:max(0, excess)]])
-        return text if text in orders else orders[0]
-
-    # ---- consistency --------------------------------------------------------------------
-    def check(self, state) -> None:
-        d, seats = self.data, state["seats"]
-        if list(state["players"]) != seats:
-            fail(f"state.players {list(state['players'])} do not match the seats {seats}")
-        if state["phase"] not in PHASES:
-            fail(f"state.phase '{state['phase']}' is not a phase of {self.name} ({', '.join(PHASES)})")
-        if state["rounds"] != d["rounds"][str(len(seats))] or not 1 <= state["round"] <= state["rounds"]:
-            fail(f"state.round {state['round']} of {state['rounds']} does not fit {len(seats)} players")
-        names = list(state["companies"])
-        if len(names) != len(seats) or not set(names) <= set(d["companies"]):
-            fail(f"state.companies must be {len(seats)} of {', '.join(d['companies'])}")
-        if state["first"] not in seats:
-            fail(f"state.first '{state['first']}' is not a player")
-        self.check_tokens(state, names)
-        self.check_dice(state, names)
-        self.check_cards(state)
-        self.check_turn(state)
-
-    def check_tokens(self, state, names) -> None:
-        for p, pl in state["players"].items():
-            if set(pl["holdings"]) != set(names) or set(pl["discards"]) != set(names):
-                fail(f"state.players.{p}: holdings and discards must name the companies in play")
-            if type(pl["money"]) is not int or (pl["money"] < 0 and not self.is_over(state)):
-                fail(f"state.players.{p}.money must be a whole number >= 0")
-            if any(type(n) is not int or n < 0 for n in pl["discards"].values()):
-                fail(f"state.players.{p}.discards must be whole numbers >= 0")
-            if self.version >= 2:
-                u = pl.get("uncancelled")
-                if not isinstance(u, dict) or set(u) != set(names) or any(type(n) is not int or n < 0 for n in u.values()):
-                    fail(f"state.players.{p}.uncancelled must give a whole number >= 0 for each company in play")
-                if any(u[c] and not pl["holdings"][c] for c in names):
-                    fail(f"state.players.{p}.uncancelled: shares are left uncancelled only beside a holding")
-            elif "uncancelled" in pl:
-                fail(f"state.players.{p}.uncancelled belongs to version 2 of {self.name}, not version {self.version}")
-        for c, co in state["companies"].items():
-            if not 0 <= co["filled"] <= 10 or co["supply"] < 0:
-                fail(f"state.companies.{c}: filled must be 0 to 10 and supply >= 0")
-            if not 1 <= co["price"] <= self.data["split_above"]:
-                fail(f"state.companies.{c}.price ${co['price']} is outside $1..${self.data['split_above']}")
-            held = sum(self.screen_tokens(state, p, c) for p in state["players"])
-            total = co["filled"] + co["supply"] + held
-            if total != self.data["tokens"]:
-                fail(f"{c} stock tokens do not add up: board {co['filled']}, supply {co['supply']}, "
-                     f"multiplier boards and discards {held} make {total}, not {self.data['tokens']}")
-
-    def check_dice(self, state, names) -> None:
-        where = Counter(state["bag"]) + Counter(state["rumors"])
-        for pl in state["players"].values():
-            where += Counter(pl["screen"])
-        for c, co in state["companies"].items():
-            if any(type(f) is not int or not 1 <= f <= 6 for f in co["dice"]):
-                fail(f"state.companies.{c}.dice must show faces 1 to 6")
-            where[c] += len(co["dice"])
-        for c in names:
-            if where[c] != self.data["dice"]:
-                fail(f"{c} dice do not add up: bag, Rumors card, screens and board hold {where[c]}, not {self.data['dice']}")
-        if set(where) - set(names):
-            fail(f"dice of companies not in play: {', '.join(sorted(set(where) - set(names)))}")
-
-    def check_cards(self, state) -> None:
-        cards = list(state["undealt"])
-        for co in state["companies"].values():
-            cards += co["deck"] + co["played"] + ([co["active"]] if co["active"] else [])
-        if Counter(cards) != Counter(list(self.cards)):
-            fail(f"event cards do not add up: decks, active, played and undealt cards are not the {len(self.cards)} cards")
-
-    def check_turn(self, state) -> None:
-        phase, seats = state["phase"], state["seats"]
-        if phase == "action" and (not state["turns"] or not set(state["turns"]) <= set(seats)):
-            fail("state.turns must name the players still to act in the action phase")
-        if phase == "roll":
-            if not set(state["bag_orders"]) < set(seats):
-                fail("state.bag_orders must name players, and not all of them (the phase would be over)")
-            for p, dice in state["bag_orders"].items():
-                screen = state["players"][p]["screen"]
-                if not contains(screen, dice) or len(screen) - len(dice) > self.data["screen_limit"]:
-                    fail(f"state.bag_orders.{p} does not fit the dice behind {p}'s screen")
-        elif state["bag_orders"]:
-            fail("state.bag_orders must be empty outside the roll phase")
-        if phase == "gm-roll" and (state["options"]["dice"] != "manual" or not state["rumors"]
-                                   or state["after_roll"] not in ("action", "resolve")):
-            fail("state.phase gm-roll needs the dice=manual option, dice on the Rumors card and after_roll")
-
+    def redraw_tokens(self, s, others, company, rng) -> None:
+        """The others' tokens of `company` redrawn behind their screens: their number there
+        adds up as before (the public knows it from the supply and the board), but who holds
+        them, how many lie on each multiplier board (the total of all boards included) and
+        which holding they show is secret; after a return of the discards (`recalled`) everyone
+        knows the discards are empty."""
+        pls = s["players"]
+        have = {q: self.screen_tokens(s, q, company) for q in others}
+        giver, taker = rng.choice(others), rng.choice(others)
+        moved = rng.below(have[giver] + 1)
+        have[giver] -= moved
+        have[taker] += moved
+        for q in others:
+            on_board = have[q] if s.get("recalled") else rng.below(have[q] + 1)
+            bits = list(range(max(7, on_board)))
+            rng.shuffle(bits)
+            holding = sum(1 << b for b in bits[:on_board]) * (-1 if rng.below(2) else 1)
+            pls[q]["holdings"][company], pls[q]["discards"][company] = holding, have[q] - on_board
+            if "uncancelled" in pls[q]:
+                pls[q]["uncancelled"][company] = 0
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:

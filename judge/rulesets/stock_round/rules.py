@@ -9,11 +9,10 @@ takes one makes the Pool absorb a share at a reduced price. Every decision is an
 Everything is public, as in all 18xx games; the market, trains and limits are in
 games/stock-round.toml (a documented stand-in).
 
-Version 2 adds the 1830 rules the variant leans on (RULINGS §4): no sales in the first stock
-round, the director's certificate passing on a sale, the Pool's 50% limit, sold-out companies
-rising, only floated companies operating, operating rounds per phase, the director's emergency
-money for a train and trains sold between companies. Files of version 1 keep its rules
-(`self.version < 2`).
+These are the current rules; the registered ruleset (ruleset.py) adds the standing orders,
+the bots and the check. Older versions are subclasses overriding the hook methods that differ
+(versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
+version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md).
 """
 from __future__ import annotations
 
@@ -22,14 +21,12 @@ from functools import cached_property, lru_cache
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, fail, ranked, register
+from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
-PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt")
+PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt", "discard")
 GM_VERBS = ("operate", "train", "done", "end")
-NEW_RULES = 2  # the version that brought the 1830 rules
-BROKEN_NOTICE = 3  # the version whose notice of a broken bank says which set of operating rounds is the last
 MAX_ROUNDS = 20
 
 
@@ -42,18 +39,30 @@ def choose(word: str, choices: tuple[str, ...], text: str, what: str) -> str:
     return word if word in choices else pick(word, choices, text, what=what)
 
 
-def fewest_shares_but_of(buying: str):
-    """The key that ranks emergency sales `sell CO N`: of a company other than `buying` first, fewest shares first."""
-    return lambda o: (o.split()[1] == buying, int(o.split()[2]))
+class Rules(Ruleset):
+    """The rules of the current version (setup, parsing, applying, views, standings)."""
 
-
-@register
-class StockRound(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 3
-    old_versions = (1, 2)
+    version = 4
+    old_versions = (1, 2, 3)
+    # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
+    changes = {
+        2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
+            "certificate passing on a sale, the Pool's 50% limit, sold-out companies rising, only floated "
+            "companies operating, operating rounds by phase, the director's emergency money, trains "
+            "between companies",),
+        3: ("a broken bank's notice says which set of operating rounds is the last",),
+        4: ("a broken bank pays in full to the end (its reserve is unlimited once broken)",
+            "a purchase's train limit is that of the phase before it",
+            "trains over a fallen limit go to the open market (discard CO TYPE)",
+            "a company may buy a train from the open market at face value (train CO TYPE pool)",
+            "a player over the certificate limit must sell at the start of their turn",
+            "revenue is at most what the company's trains can run ($40 a stop)",
+            "an emergency sale on the bottom row leaves the token where it is",
+            "trains change hands between companies from phase 2"),
+    }
     min_players, max_players = 3, 6
     options = (
         Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
@@ -67,10 +76,6 @@ class StockRound(Ruleset):
     # operating rounds a set, each with at most 5 results, 5 trains bought from companies,
     # 50 emergency sales and `done`.
     max_moves = MAX_ROUNDS * 5300 + 40
-
-    @property
-    def new_rules(self) -> bool:
-        return self.version >= NEW_RULES
 
     # ---- components ---------------------------------------------------------------------
     @cached_property  # (read for nearly every order)
@@ -160,19 +165,28 @@ class StockRound(Ruleset):
             round=0, or_round=0, phase="stock", bank=self.data["bank"] - each * len(seats), broken=False,
             priority=priority, turn=priority, passes=0, last_actor="", sold="",
             sold_round={p: [] for p in seats}, reissue=[], operated=[], sale={},
-            **({"or_count": 1, "or_in_set": 0, "traded": [], "emergency": {}} if self.new_rules else {}),
+            **self.operating_keys(),
             players={p: {"money": each} for p in seats},
             companies={co: self.new_company(seats) for co in self.companies},
-            trains={"bank": {t["type"]: t["count"] for t in self.data["trains"]},
-                    "scrapped": {t["type"]: 0 for t in self.data["trains"]}},
+            trains=self.new_trains(),
         )
         emit(state, f"Each player receives ${each}; {priority} has the priority deal.")
         self.start_stock_round(state)
 
+    def operating_keys(self) -> dict:
+        """The state's keys of sets of operating rounds, trades between companies, an emergency
+        and the companies that must discard trains over the limit."""
+        return {"or_count": 1, "or_in_set": 0, "traded": [], "emergency": {}, "discard": []}
+
+    def new_trains(self) -> dict:
+        """The trains in the bank, scrapped (rusted) and in the open market (discarded over a limit)."""
+        types = [t["type"] for t in self.data["trains"]]
+        return {"bank": {t["type"]: t["count"] for t in self.data["trains"]}, "scrapped": dict.fromkeys(types, 0),
+                "pool": dict.fromkeys(types, 0)}
+
     def new_company(self, seats) -> dict:
-        c = {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
-             "pool": 0, "ipo": self.data["shares"], "held": 0, "offered": 0, "trains": []}
-        return {**c, "floated": False} if self.new_rules else c
+        return {"director": "", "par": 0, "token": [], "treasury": 0, "shares": {p: 0 for p in seats},
+                "pool": 0, "ipo": self.data["shares"], "held": 0, "offered": 0, "trains": [], "floated": False}
 
     # ---- holdings -----------------------------------------------------------------------
     def certs(self, state, p) -> int:
@@ -224,14 +238,11 @@ class StockRound(Ruleset):
         return self.why_not_hold(state, p, co, shares=self.data["director_shares"])
 
     def sellable(self, state, p, co) -> int:
-        """Shares of `co` that `p` may sell in a stock round. Version 1: the director's
-        certificate stays. Version 2 (1830): none in the first stock round; the director may sell
-        it when another player holds 2 shares or more (and so takes the directorship); never
-        more than the Pool could take within its 50%."""
+        """Shares of `co` that `p` may sell in a stock round (1830): none in the first stock
+        round; the director may sell the certificate when another player holds 2 shares or more
+        (and so takes the directorship); never more than the Pool could take within its 50%."""
         c = state["companies"][co]
         n = c["shares"][p]
-        if not self.new_rules:
-            return n - (self.data["director_shares"] if c["director"] == p else 0)
         if state["round"] == 1:
             return 0
         if c["director"] == p and self.others_most(state, p, co) < self.data["director_shares"]:
@@ -248,18 +259,22 @@ class StockRound(Ruleset):
     def why_not_sell(self, state, p, co, n) -> str:
         c = state["companies"][co]
         held = c["shares"][p]
-        new_rules = self.new_rules
-        if new_rules and state["round"] == 1:
-            return "no shares are sold in the first stock round (1830)"
+        why = self.why_no_sales(state)
+        if why:
+            return why
         if not held:
             return f"you hold no {co} shares"
         if n > held:
             return f"you hold only {plural(held, co + ' share')}"
         can = self.sellable(state, p, co)
-        if n <= can:
-            return ""
-        if not new_rules:
-            return f"you may sell only {plural(can, co + ' share')} (the director's certificate cannot be sold)"
+        return self.why_sell_fewer(state, co, n, can) if n > can else ""
+
+    def why_no_sales(self, state) -> str:
+        return "no shares are sold in the first stock round (1830)" if state["round"] == 1 else ""
+
+    def why_sell_fewer(self, state, co, n, can) -> str:
+        """Why a sale of `n` shares of `co` is refused when only `can` may be sold."""
+        c = state["companies"][co]
         room = self.data["pool_limit"] - c["pool"]
         if n > room:
             return (f"the Pool holds {plural(c['pool'], co + ' share')} and may hold at most {self.data['pool_limit']} "
@@ -280,8 +295,11 @@ class StockRound(Ruleset):
                 best = q
         if best != d:
             c["director"] = best
-            swap = f" ({d} exchanges the director's certificate for two of {best}'s shares)" if self.new_rules else ""
-            emit(state, f"{best} holds more {co} shares than {d} and becomes its director{swap}.")
+            emit(state, f"{best} holds more {co} shares than {d} and becomes its director{self.swap(d, best)}.")
+
+    def swap(self, d, best) -> str:
+        """How the director's certificate changes hands (1830), in the event's words."""
+        return f" ({d} exchanges the director's certificate for two of {best}'s shares)"
 
     def left_of(self, state, p) -> str:
         """The player to the left of `p` (round_from(state, p)[1], without building the round)."""
@@ -295,16 +313,22 @@ class StockRound(Ruleset):
 
     # ---- money --------------------------------------------------------------------------
     def bank_pay(self, state, amount) -> int:
-        paid = min(amount, state["bank"])
+        """Pay `amount` from the bank; it breaks when it cannot pay in full, and then pays from
+        its reserve, unlimited (1830; base.rb GAME_END_CHECK bank: :full_or, bank.rb check_cash)."""
+        short = amount > state["bank"]
+        paid = self.bank_pays(state, amount)
         state["bank"] -= paid
-        if paid < amount and not state["broken"]:
+        if short and not state["broken"]:
             state["broken"] = True
-            if self.version < BROKEN_NOTICE:
-                emit(state, "The bank is broken: the game ends at the end of this round.")
-            else:
-                last = "this" if state["phase"] == "operating" else "the next"
-                emit(state, f"The bank is broken: the game ends after {last} set of operating rounds.")
+            emit(state, self.broken_notice(state))
         return paid
+
+    def bank_pays(self, state, amount) -> int:
+        return amount
+
+    def broken_notice(self, state) -> str:
+        last = "this" if state["phase"] == "operating" else "the next"
+        return f"The bank is broken: the game ends after {last} set of operating rounds."
 
     # ---- whose order --------------------------------------------------------------------
     def awaiting(self, state) -> list[str]:
@@ -316,6 +340,8 @@ class StockRound(Ruleset):
             return [state["companies"][state["sale"]["company"]]["director"] if head == COMPANY else head]
         if state.get("emergency"):
             return [state["companies"][state["emergency"]["company"]]["director"]]
+        if state.get("discard"):
+            return [state["companies"][state["discard"][0]]["director"]]
         if phase == "reissue":
             return [state["companies"][state["reissue"][0]]["director"]]
         if phase == "stock":
@@ -329,23 +355,27 @@ class StockRound(Ruleset):
         sale = state["sale"]
         if sale:
             co = sale["company"]
-            who = f"for {co} itself" if sale["queue"][0] == COMPANY else "for yourself"
-            return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)} {who}"
+            who = f" for {co} itself" if sale["queue"][0] == COMPANY else ""
+            return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)}{who}"
         if state.get("emergency"):
             e = state["emergency"]
             return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
                     "(sell COMPANY N), or bankrupt when no sale is possible")
+        if state.get("discard"):
+            co = state["discard"][0]
+            return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
             return f"reissue {co} N: how many of its {state['companies'][co]['held']} own shares {co} offers for re-issue"
         if phase == "stock":
+            if self.must_sell(state, player):
+                return f"sell shares first: over the certificate limit of {self.cert_limit(state)}"
             if state["sold"]:
                 return "buy one share or par a company, or pass"
             return "sell, buy one share, par a company, or pass"
         if phase == "operating":
-            trade = ", train CO TYPE from CO PRICE" if self.new_rules else ""
-            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{trade}, done, end game"
+            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{self.trade_form}, done, end game"
         return ""
 
     def legal_orders(self, state, player) -> list[str]:
@@ -356,6 +386,9 @@ class StockRound(Ruleset):
         if state.get("emergency"):
             sales = [f"sell {co} {n}" for co in self.companies for n in self.emergency_sales(state, co)]
             return sales or ["bankrupt"]
+        if state.get("discard"):
+            co = state["discard"][0]
+            return [f"discard {co} {t}" for t in self.train_types() if t in state["companies"][co]["trains"]]
         phase = state["phase"]
         if phase == "reissue":
             co = state["reissue"][0]
@@ -363,6 +396,8 @@ class StockRound(Ruleset):
         if phase == "operating":
             return self.gm_orders(state)
         orders = []
+        if self.must_sell(state, player):
+            return [f"sell {co} {n}" for co in self.companies for n in range(1, self.sellable(state, player, co) + 1)]
         for co in self.companies:
             if not state["sold"]:
                 orders += [f"sell {co} {n}" for n in range(1, self.sellable(state, player, co) + 1)]
@@ -377,10 +412,11 @@ class StockRound(Ruleset):
         orders = []
         kind = self.next_train(state)
         operating = self.operating(state)
-        trading = self.new_rules and not self.why_no_trades(state)
+        trading = not self.why_no_trades(state)
         for co in operating:
             if kind and not self.why_not_train(state, co, kind):
                 orders.append(f"train {co} {kind}")
+            orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
             # (the checks of why_not_trade, each asked once where it holds for many trades: the
             # phase, the buyer, then for each train another company owns, the price)
             for seller in operating if trading and not self.why_not_trade_again(state, co) else ():
@@ -391,23 +427,46 @@ class StockRound(Ruleset):
                                if not self.why_not_pay(state, co, t, price)]
             if co in state["operated"]:
                 continue
-            orders += self.revenues(co, sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40)
+            orders += self.revenues(co, self.revenue_bound(state, co))
         if not self.why_not_done(state):
             orders.append("done")
         return orders + ["end game"]
 
+    revenue_step = 10  # the revenues listed: every multiple of 10 the game master may enter
+
+    def revenue_bound(self, state, co) -> int:
+        """The most `co`'s trains can run: $40 a stop of each train (0 without a train)."""
+        return sum(self.train(t)["size"] for t in state["companies"][co]["trains"]) * 40
+
     @lru_cache(maxsize=None)  # (listed for every company in every operating round)
     def revenues(self, co: str, top: int) -> tuple[str, ...]:
-        """The operating results listed for `co`: withhold nothing, then every multiple of 20
-        up to `top`, paid or withheld."""
-        return (f"operate {co} 0 withhold", *(f"operate {co} {rev} {how}" for rev in range(20, top + 1, 20)
+        """The operating results listed for `co`: withhold nothing, then every multiple of
+        `revenue_step` up to `top`, paid or withheld."""
+        step = self.revenue_step
+        return (f"operate {co} 0 withhold", *(f"operate {co} {rev} {how}" for rev in range(step, top + 1, step)
                                              for how in ("pay", "withhold")))
+
+    def why_not_revenue(self, state, co, revenue) -> str:
+        """Parse and the listed orders agree: no more than the trains can run."""
+        top = self.revenue_bound(state, co)
+        if revenue <= top:
+            return ""
+        trains = state["companies"][co]["trains"]
+        if not trains:
+            return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
+        return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
+
+    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
             return "offer no"
         if state.get("emergency"):
             return None  # the director's choice of shares: the judge's bot picks for a late director
+        if state.get("discard"):
+            return self.legal_orders(state, player)[0]  # the oldest train
+        if state["phase"] == "stock" and self.must_sell(state, player):
+            return None  # which shares: the judge's bot picks for a late player
         if state["phase"] == "reissue":
             return f"reissue {state['reissue'][0]} 0"
         return "pass" if state["phase"] == "stock" else None
@@ -421,13 +480,13 @@ class StockRound(Ruleset):
         return [co for co in self.companies if self.operates(state, co)]
 
     def operates(self, state, co) -> bool:
-        """Whether `co` operates: once started; version 2 only once floated (60% sold)."""
+        """Whether `co` operates: once floated (60% sold, 1830)."""
         c = state["companies"][co]
-        return bool(c["director"]) and (not self.new_rules or c["floated"])
+        return bool(c["director"]) and c["floated"]
 
     def float_check(self, state, co) -> None:
         c = state["companies"][co]
-        if self.new_rules and not c["floated"] and self.data["shares"] - c["ipo"] >= self.data["float_shares"]:
+        if not c["floated"] and self.data["shares"] - c["ipo"] >= self.data["float_shares"]:
             c["floated"] = True
             emit(state, f"{co} floats ({self.data['float_shares'] * 10}% sold): it operates from the next operating round.")
 
@@ -447,6 +506,10 @@ class StockRound(Ruleset):
             return self.parse_emergency(state, player, verb, args, text)
         if verb == "bankrupt":
             raise IllegalOrder("bankrupt is for a director who cannot raise the money for a company's train", text)
+        if state.get("discard"):
+            return self.parse_discard(state, player, verb, args, text)
+        if verb == "discard":
+            raise IllegalOrder("discard is for a director whose company owns more trains than the limit", text)
         if state["sale"]:
             if verb != "offer":
                 raise IllegalOrder(f"a sale of {state['sale']['company']} is in progress: {self.prompt(state, player)}", text)
@@ -459,6 +522,9 @@ class StockRound(Ruleset):
             raise IllegalOrder("no share is on offer: offer answers a sale", text)
         if verb == "reissue":
             raise IllegalOrder("directors declare re-issues at the start of a stock round only", text)
+        if verb != "sell" and self.must_sell(state, player):
+            raise IllegalOrder(f"you hold {self.certs(state, player)} certificates, over the limit of "
+                               f"{self.cert_limit(state)}: sell shares first (sell COMPANY N)", text)
         if verb == "pass":
             if args:
                 raise OrderSyntaxError("'pass' takes nothing after it", text)
@@ -493,6 +559,26 @@ class StockRound(Ruleset):
         if why:
             raise IllegalOrder(why, text)
         return Order(player, "par", (co, par))
+
+    def must_sell(self, state, player) -> bool:
+        """1830: a player over the certificate limit must sell at the start of their turn, before
+        anything else, while they can sell (buy_sell_par_shares.rb must_sell?)."""
+        if state["sold"] or state["sale"] or self.certs(state, player) <= self.cert_limit(state):
+            return False
+        return any(self.sellable(state, player, co) for co in self.companies)
+
+    def parse_discard(self, state, player, verb, args, text) -> Order:
+        co = state["discard"][0]
+        if verb != "discard":
+            raise IllegalOrder(f"{co} must discard a train first: {self.prompt(state, player)}", text)
+        if len(args) != 2:
+            raise OrderSyntaxError("write discard COMPANY TYPE", text)
+        if self.company(args[0], text) != co:
+            raise IllegalOrder(f"discard a train of {co}", text)
+        kind = pick(args[1], self.train_types(), text, what="train")
+        if kind not in state["companies"][co]["trains"]:
+            raise IllegalOrder(f"{co} owns no {kind} train", text)
+        return Order(player, "discard", (co, kind))
 
     def parse_emergency(self, state, player, verb, args, text) -> Order:
         e = state["emergency"]
@@ -581,6 +667,10 @@ class StockRound(Ruleset):
             e = state["emergency"]
             director = state["companies"][e["company"]]["director"]
             raise NotYourTurn(f"{director} is raising money for {e['company']}'s {e['train']} train; the results go on after that", text)
+        if state.get("discard"):
+            co = state["discard"][0]
+            raise NotYourTurn(f"{state['companies'][co]['director']} is discarding {co}'s trains over the limit; "
+                              "the results go on after that", text)
         if state["phase"] != "operating":
             raise NotYourTurn(f"the stock round is on; operating results come after it ({self.prompt(state, self.awaiting(state)[0])})", text)
         if verb == "done":
@@ -598,16 +688,7 @@ class StockRound(Ruleset):
             raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
                                f"sold; it operates once {self.data['float_shares']} are (1830)", text)
         if verb == "train":
-            if self.new_rules and len(args) == 5 and args[2] == "from":
-                return self.parse_trade(state, co, args, text)
-            if len(args) != 2:
-                usage = " or train COMPANY TYPE from COMPANY PRICE" if self.new_rules else ""
-                raise OrderSyntaxError(f"write train COMPANY TYPE{usage}", text)
-            kind = pick(args[1], self.train_types(), text, what="train")
-            why = self.why_not_train(state, co, kind)
-            if why:
-                raise IllegalOrder(why, text)
-            return Order(GM, "train", (co, kind))
+            return self.parse_train(state, co, args, text)
         if len(args) != 3:
             raise OrderSyntaxError("write operate COMPANY REVENUE pay or operate COMPANY REVENUE withhold", text)
         if co in state["operated"]:
@@ -615,10 +696,56 @@ class StockRound(Ruleset):
         revenue = parse_count(args[1], text, what="revenue")
         if revenue % 10:
             raise IllegalOrder("revenues are multiples of 10", text)
+        why = self.why_not_revenue(state, co, revenue)
+        if why:
+            raise IllegalOrder(why, text)
         how = choose(args[2], ("pay", "withhold"), text, "choice")
         if how == "pay" and not revenue:
             raise IllegalOrder("there is nothing to pay: operate with 0 withhold", text)
         return Order(GM, "operate", (co, revenue, how))
+
+    def parse_train(self, state, co, args, text) -> Order:
+        """`train CO TYPE` from the bank or `train CO TYPE from SELLER PRICE` (1830)."""
+        if len(args) == 5 and args[2] == "from":
+            return self.parse_trade(state, co, args, text)
+        if len(args) == 3 and args[2] == "pool":
+            return self.parse_pool_train(state, co, args, text)
+        if len(args) != 2:
+            raise OrderSyntaxError(f"write train COMPANY TYPE or train COMPANY TYPE{self.train_sources}", text)
+        return self.parse_bank_train(state, co, args, text)
+
+    def parse_bank_train(self, state, co, args, text) -> Order:
+        kind = pick(args[1], self.train_types(), text, what="train")
+        why = self.why_not_train(state, co, kind)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (co, kind))
+
+    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+
+    def parse_pool_train(self, state, co, args, text) -> Order:
+        kind = pick(args[1], self.train_types(), text, what="train")
+        why = self.why_not_pool_train(state, co, kind)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (co, kind, "pool"))
+
+    def pool_trains(self, state) -> list[str]:
+        """The types of the trains in the open market (discarded over a limit), oldest first."""
+        pool = state["trains"].get("pool", {})
+        return [t for t in self.train_types() if pool.get(t)]
+
+    def why_not_pool_train(self, state, co, kind) -> str:
+        """1830: a train of the open market at its face value, within the limit."""
+        if kind not in self.pool_trains(state):
+            return f"the open market has no {kind} train"
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] < cost and not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        limit = self.train_limit(state)
+        if len(c["trains"]) >= limit:
+            return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
+        return ""
 
     def parse_trade(self, state, buyer, args, text) -> Order:
         kind = pick(args[1], self.train_types(), text, what="train")
@@ -660,10 +787,8 @@ class StockRound(Ruleset):
         return ""
 
     def why_no_trades(self, state) -> str:
-        """Why no company may buy a train of another now (the phase), or ""."""
-        trade_from = self.train_types()[1]
-        if self.train_types().index(self.phase_train(state)["type"]) < 1:
-            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        """Why no company may buy a train of another now, or "": 1830 sets no phase for it
+        (18xx.games g_1830 and Rails' 1830 alike; versions 2 and 3: from phase 3)."""
         return ""
 
     def why_not_done(self, state) -> str:
@@ -671,11 +796,15 @@ class StockRound(Ruleset):
         if todo:
             return f"still to operate: {', '.join(todo)}"
         nxt = self.next_train(state)
-        bare = [co for co in self.operating(state) if not state["companies"][co]["trains"]] if self.new_rules and nxt else []
+        bare = self.must_buy(state) if nxt or self.pool_trains(state) else []
         if bare:
-            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt} "
+            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt or self.pool_trains(state)[0] + ' pool'} "
                     "(its director pays what the treasury lacks)")
         return ""
+
+    def must_buy(self, state) -> list[str]:
+        """The operating companies without a train, each of which must buy one (1830)."""
+        return [co for co in self.operating(state) if not state["companies"][co]["trains"]]
 
     def next_train(self, state) -> str:
         bank = state["trains"]["bank"]
@@ -702,14 +831,24 @@ class StockRound(Ruleset):
         if kind != nxt:
             return f"the train on sale is a {nxt} (${self.train(nxt)['cost']})"
         c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not (self.new_rules and not c["trains"]):
-            helps = " (its director pays only for a company without trains)" if self.new_rules else ""
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{helps}"
-        was = self.train_limit(state)
-        limit = min(was, self.train(kind)["limit"])
+        if c["treasury"] < cost and not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        limit = self.purchase_limit(state, kind)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
+
+    def purchase_limit(self, state, kind) -> int:
+        """The train limit a purchase of a `kind` from the bank is checked against: that of the
+        phase in which it starts (1830, step/train.rb room?); trains over the limit of the phase
+        it begins are discarded after it, the trains it rusts gone (crowd)."""
+        return self.train_limit(state)
+
+    helps_note = " (its director pays only for a company without trains)"
+
+    def director_helps(self, c) -> bool:
+        """Whether the director pays what the treasury of company `c` lacks for a train (1830: without trains)."""
+        return not c["trains"]
 
     # ---- applying -----------------------------------------------------------------------
     def apply(self, state, order, rng) -> None:
@@ -775,6 +914,12 @@ class StockRound(Ruleset):
         one column left)."""
         r, col = c["token"]
         c["token"] = [r, max(col - 1, 0)] if r == len(self.grid) - 1 else [r + 1, col]
+
+    def emergency_fall(self, c: dict) -> None:
+        """A share the director sells to the Pool in an emergency (1830, stock_movement.rb
+        `down`): the token one row down; on the bottom row it stays."""
+        r, col = c["token"]
+        c["token"] = [min(r + 1, len(self.grid) - 1), col]
 
     def do_offer(self, state, order) -> None:
         sale = state["sale"]
@@ -905,21 +1050,19 @@ class StockRound(Ruleset):
         if state["last_actor"]:
             state["priority"] = self.left_of(state, state["last_actor"])
         emit(state, f"Everybody passes: stock round {state['round']} ends; {state['priority']} has the priority deal.")
-        if not self.new_rules:
-            if state["broken"]:
-                self.finish(state, "the bank is broken")
-                return
-            state["or_round"] += 1
-            state["operated"] = []
-            state["phase"] = "operating"
-            emit(state, f"Operating round {state['or_round']}: the game master enters the results.")
-            return
+        self.to_operating(state)
+
+    def to_operating(self, state) -> None:
+        """After a stock round: sold-out companies rise, and the set of operating rounds of the phase begins."""
         self.sold_out_rise(state)
         phase = self.phase_train(state)
         state.update(or_count=phase["rounds"], or_in_set=0, phase="operating")
-        follow = "follow" if phase["rounds"] > 1 or self.version < BROKEN_NOTICE else "follows"
-        emit(state, f"Phase {phase['type']}: {plural(phase['rounds'], 'operating round')} {follow} stock round {state['round']}.")
+        emit(state, f"Phase {phase['type']}: {plural(phase['rounds'], 'operating round')} {self.follow(phase['rounds'])} "
+                    f"stock round {state['round']}.")
         self.next_operating_round(state)
+
+    def follow(self, rounds: int) -> str:
+        return "follow" if rounds > 1 else "follows"
 
     def next_operating_round(self, state) -> None:
         state["or_round"] += 1
@@ -961,9 +1104,15 @@ class StockRound(Ruleset):
         if len(order.args) == 5:
             self.trade(state, *order.args)
             return
-        co, kind = order.args
+        co, kind = order.args[:2]
+        if order.args[2:] == ("pool",):
+            if state["companies"][co]["treasury"] < self.train(kind)["cost"]:  # the director helps (why_not_pool_train)
+                self.emergency(state, co, kind, pool=True)
+            else:
+                self.buy_pool_train(state, co, kind)
+            return
         c, t = state["companies"][co], self.train(kind)
-        if c["treasury"] < t["cost"]:  # version 2: the director helps a company without trains
+        if c["treasury"] < t["cost"]:  # the director helps a company without trains (why_not_train)
             self.emergency(state, co, kind)
             return
         self.buy_train(state, co, kind)
@@ -977,9 +1126,9 @@ class StockRound(Ruleset):
         state["traded"].append(buyer)
         emit(state, f"{buyer} buys a {kind} train from {seller} for ${price}.")
 
-    def emergency(self, state, co, kind) -> None:
+    def emergency(self, state, co, kind, pool=False) -> None:
         """1830: the director pays what the treasury lacks, selling shares if need be."""
-        state["emergency"] = {"company": co, "train": kind}
+        state["emergency"] = {"company": co, "train": kind, **({"pool": True} if pool else {})}
         c = state["companies"][co]
         d = c["director"]
         cost = self.train(kind)["cost"]
@@ -997,9 +1146,13 @@ class StockRound(Ruleset):
         pays = self.train(kind)["cost"] - c["treasury"]
         state["players"][d]["money"] -= pays
         c["treasury"] += pays
+        pool = e.get("pool", False)
         state["emergency"] = {}
         emit(state, f"{d} pays ${pays} toward {co}'s {kind} train.")
-        self.buy_train(state, co, kind)
+        if pool:
+            self.buy_pool_train(state, co, kind)
+        else:
+            self.buy_train(state, co, kind)
 
     def emergency_sale(self, state, order) -> None:
         """To the Pool at market price; the token moves one row down a share (1830), on the
@@ -1011,7 +1164,7 @@ class StockRound(Ruleset):
         c["pool"] += n
         state["players"][p]["money"] += self.bank_pay(state, n * price)
         for _ in range(n):
-            self.fall(c)
+            self.emergency_fall(c)
         emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
         self.fix_director(state, co)
         if self.due(state) <= 0:
@@ -1041,19 +1194,56 @@ class StockRound(Ruleset):
                 other["trains"] = [x for x in other["trains"] if x != old]
                 state["trains"]["scrapped"][old] += n
             emit(state, f"The first {kind} train rusts every {old} train.")
+        if first:
+            self.crowd(state)
+
+    def crowd(self, state) -> None:
+        """1830: companies over the limit of the phase just begun discard trains to the open
+        market, their directors choosing which (step/discard_train.rb)."""
+        limit = self.train_limit(state)
+        state["discard"] = [co for co in self.companies if len(state["companies"][co]["trains"]) > limit]
+        for co in state["discard"]:
+            emit(state, f"{co} owns {plural(len(state['companies'][co]['trains']), 'train')}, over the limit of {limit}: "
+                        f"its director {state['companies'][co]['director']} discards to the open market.")
+
+    def do_discard(self, state, order) -> None:
+        co, kind = order.args
+        c = state["companies"][co]
+        c["trains"].remove(kind)
+        state["trains"]["pool"][kind] += 1
+        emit(state, f"{co} discards a {kind} train to the open market.")
+        if len(c["trains"]) <= self.train_limit(state):
+            state["discard"].pop(0)
+
+    def buy_pool_train(self, state, co, kind) -> None:
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        c["treasury"] -= cost
+        state["bank"] += cost
+        state["trains"]["pool"][kind] -= 1
+        c["trains"].append(kind)
+        emit(state, f"{co} buys a {kind} train from the open market for ${cost}.")
 
     def do_done(self, state, order) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
-        # version 2 counts sets of operating rounds (one set after each stock round); version 1 operating rounds
-        played, what = (state["round"], "set") if self.new_rules else (state["or_round"], "operating round")
-        if self.new_rules and state["or_in_set"] < state["or_count"]:
+        if self.set_goes_on(state):
             self.next_operating_round(state)
         elif state["broken"]:
             self.finish(state, "the bank is broken")
-        elif played >= state["options"]["rounds"]:
-            self.finish(state, f"{plural(played, what)}{' of operating rounds' if self.new_rules else ''} have been played")
+        elif self.played(state) >= state["options"]["rounds"]:
+            self.finish(state, f"{self.played_words(state)} have been played")
         else:
             self.start_stock_round(state)
+
+    def set_goes_on(self, state) -> bool:
+        """Whether another operating round of the set follows the one just over."""
+        return state["or_in_set"] < state["or_count"]
+
+    def played(self, state) -> int:
+        """What the option `rounds` counts: sets of operating rounds (one set after each stock round)."""
+        return state["round"]
+
+    def played_words(self, state) -> str:
+        return f"{plural(state['round'], 'set')} of operating rounds"
 
     def do_end(self, state, order) -> None:
         if state.get("emergency"):
@@ -1068,13 +1258,16 @@ class StockRound(Ruleset):
 
     # ---- scores -------------------------------------------------------------------------
     def standings(self, state) -> list[dict]:
+        return self.ranked_worth(state, {co: self.price(state, co) for co, c in state["companies"].items() if c["token"]})
+
+    def ranked_worth(self, state, prices: dict) -> list[dict]:
+        """The standings: each player's money plus shares at the market `prices`, best first."""
         rows = []
-        prices = {co: self.price(state, co) for co, c in state["companies"].items() if c["token"]}
         for p in state["seats"]:
             money = state["players"][p]["money"]
             shares = sum(state["companies"][co]["shares"][p] * price for co, price in prices.items())
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        last = state.get("bankrupt", "")  # version 2: a bankrupt player ranks last (1830)
+        last = state.get("bankrupt", "")  # a bankrupt player ranks last (1830)
         return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
 
     def summary(self, state) -> dict:
@@ -1087,25 +1280,40 @@ class StockRound(Ruleset):
 
     # ---- views --------------------------------------------------------------------------
     def view(self, state, player) -> dict:
-        market = self.market(tuple((tuple(state["companies"][co]["token"]), co) for co in self.started(state)))
-        companies, operating = [], self.operating(state)
-        for co in self.companies:
-            c = state["companies"][co]
+        grid, homes, seats, companies_now = self.grid, self.data["companies"], state["seats"], state["companies"]
+        placed, prices, companies = [], {}, []
+        for co in self.companies:  # (one pass: views are read for every standing order)
+            c = companies_now[co]
+            price = pool_price = 0
+            if c["token"]:
+                r, col = c["token"]
+                price, pool_price = grid[r][col], self.cell(r, col + 1)
+                prices[co] = price
+            if c["director"]:
+                placed.append(((r, col), co))
             companies.append({
-                "name": co, "home": self.data["companies"][co], "director": c["director"],
-                "price": self.price(state, co) if c["token"] else 0, "par": c["par"],
-                "pool_price": self.pool_price(state, co) if c["token"] else 0,
-                "treasury": c["treasury"], "trains": list(c["trains"]), "pool": c["pool"], "new": c["ipo"],
-                "held": c["held"], "offered": c["offered"], "holders": {p: n for p, n in c["shares"].items() if n},
-                "floated": co in operating,
+                "name": co, "home": homes[co], "director": c["director"], "price": price, "par": c["par"],
+                "pool_price": pool_price, "treasury": c["treasury"], "trains": list(c["trains"]), "pool": c["pool"],
+                "new": c["ipo"], "held": c["held"], "offered": c["offered"],
+                "holders": {p: n for p, n in c["shares"].items() if n}, "floated": self.operates(state, co),
             })
-        standings = self.standings(state)
+        market = self.market(tuple(placed))
+        standings = self.ranked_worth(state, prices)
         worth = {r["player"]: r["score"] for r in standings}
         players = []
-        for p in state["seats"]:
-            shares = {co: state["companies"][co]["shares"][p] for co in self.companies if state["companies"][co]["shares"][p]}
-            players.append({"name": p, "money": state["players"][p]["money"], "certs": self.certs(state, p), "worth": worth[p],
-                            "shares": shares, "directs": [co for co in self.companies if state["companies"][co]["director"] == p]})
+        for p in seats:
+            shares, directs, certs = {}, [], 0
+            for co in self.companies:
+                c = companies_now[co]
+                n = c["shares"][p]
+                if n:
+                    shares[co] = n
+                    certs += n
+                if c["director"] == p:
+                    directs.append(co)
+                    certs -= 1
+            players.append({"name": p, "money": state["players"][p]["money"], "certs": certs, "worth": worth[p],
+                            "shares": shares, "directs": directs})
         emergency = {}
         if state.get("emergency"):
             e = state["emergency"]
@@ -1129,295 +1337,12 @@ class StockRound(Ruleset):
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
             "train_phase": phase["type"], "phase_rounds": phase["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": phase["limit"],
-                       "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"])},
+                       "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"]),
+                       "pool": {t: n for t, n in state["trains"].get("pool", {}).items() if n}},
+            "discard": list(state.get("discard", [])), "must_sell": self.must_sell(state, state["turn"])
+            if state["phase"] == "stock" and not state.get("emergency") else False,
             "standings": standings,
         }
-
-    # ---- standing orders (judge/standing.py) ----------------------------------------------
-    standing_starts = ("decline", "auto", "if", "emergency")
-    standing_forms = ("decline offers", "decline offers CO", "if offered CO yes", "if offered CO no", "auto pass",
-                      "auto buy CO company|pool", "auto buy to float",
-                      "auto buy cheapest company (a share from the company of the cheapest started company I may buy)",
-                      "emergency sell [CO ...] (when I must raise money for a train: the fewest shares, of the "
-                      "companies listed in that order, or of any but the one buying the train first; give it during an "
-                      "operating round, or with every round)")
-
-    def standing_parse(self, view, player, text):
-        w = words(text)
-        if w[0] == "emergency":
-            if w[1:2] != ["sell"]:
-                raise OrderSyntaxError("write emergency sell, or emergency sell COMPANY ... (in the order you would sell)", text)
-            return " ".join(["emergency sell", *(self.company(x, text) for x in w[2:])])
-        if w == ["auto", "buy", "to", "float"]:
-            return "auto buy to float"
-        if w[:3] == ["auto", "buy", "cheapest"]:
-            if w[3:] != ["company"]:
-                raise OrderSyntaxError("write auto buy cheapest company", text)
-            return "auto buy cheapest company"
-        if w[:2] == ["auto", "buy"]:
-            if len(w) != 4:
-                raise OrderSyntaxError("write auto buy COMPANY company or auto buy COMPANY pool", text)
-            co = self.company(w[2], text)
-            return f"auto buy {co} {pick(w[3], ('company', 'pool'), text, what='source')}"
-        if w[0] == "auto":
-            if w != ["auto", "pass"]:
-                raise OrderSyntaxError("write auto pass (pass at each of your turns this stock round)", text)
-            return "auto pass"
-        if w[0] == "decline":
-            if w[1:2] != ["offers"] or len(w) > 3:
-                raise OrderSyntaxError("write decline offers or decline offers COMPANY", text)
-            return " ".join(["decline offers", *(self.company(x, text) for x in w[2:])])
-        if len(w) != 4 or w[1] != "offered":
-            raise OrderSyntaxError("write if offered COMPANY yes or if offered COMPANY no", text)
-        co = self.company(w[2], text)
-        return f"if offered {co} {pick(w[3], ('yes', 'no'), text, what='answer')}"
-
-    def standing_order(self, state, player, text):
-        w, sale = text.split(), state["sale"]
-        if w[0] == "emergency":
-            return self.emergency_order(state, player, w[2:]) if state.get("emergency") else None
-        if state.get("emergency"):
-            return None
-        if w[0] == "auto":
-            if sale or state["phase"] != "stock" or state["turn"] != player:
-                return None
-            if w[2:] == ["to", "float"]:
-                return self.float_buy(state, player)
-            if w[2:3] == ["cheapest"]:
-                return self.cheapest_buy(state, player)
-            return "pass" if w[1] == "pass" else f"buy {w[2]} {w[3]}"
-        if not sale:
-            return None
-        co, for_company = sale["company"], sale["queue"][0] == COMPANY
-        if w[0] == "decline":
-            return "offer no" if w[2:] in ([], [co]) else None
-        return f"offer {w[3]}" if w[2] == co and not for_company else None
-
-    def emergency_order(self, state, player, listed: list[str]) -> str:
-        """`emergency sell [CO ...]`: the fewest shares that may be sold, of the first company
-        listed that can sell (none listed: of any company but the one buying the train first,
-        then of that one). Bankruptcy is never given by a standing order: with no sale left it stops."""
-        sales = [o for o in self.legal_orders(state, player) if o != "bankrupt"]
-        buying = state["emergency"]["company"]
-        if listed:
-            sales = [o for o in sales if o.split()[1] in listed]
-            key = (lambda o: (listed.index(o.split()[1]), int(o.split()[2])))
-        else:
-            key = fewest_shares_but_of(buying)
-        if not sales:
-            which = f"of {', '.join(listed)}" if listed else "at all"
-            raise IllegalOrder(f"you must raise ${self.due(state)} for {buying}'s train and can sell no shares {which}")
-        return min(sales, key=key)
-
-    def cheapest_buy(self, state, player) -> str | None:
-        """`auto buy cheapest company`: a share from the company of the cheapest started
-        company (the first listed among equals) that `player` may buy, or None."""
-        return self.first_buy(state, player, sorted(self.started(state), key=lambda co: self.price(state, co)))
-
-    def float_buy(self, state, player) -> str | None:
-        """`auto buy to float`: a share from the company of the started company nearest to
-        floating (fewest new shares left) that `player` may buy, or None."""
-        unfloated = sorted((co for co in self.started(state) if not state["companies"][co].get("floated", True)),
-                           key=lambda co: state["companies"][co]["ipo"])
-        return self.first_buy(state, player, unfloated)
-
-    def first_buy(self, state, player, companies) -> str | None:
-        """A share from the company of the first of `companies` that `player` may buy, or None."""
-        return next((f"buy {co} company" for co in companies if not self.why_not_buy(state, player, co, "company")), None)
-
-    def standing_stops(self, state, order, player, text):
-        if text != "auto pass" or order.verb != "sell":
-            return ""
-        co = order.args[0]
-        held = state["companies"][co]["shares"][player]
-        return f"{order.player} sold {co}, which you hold" if held else ""
-
-    def standing_round(self, state):
-        """A stock round; orders given during the operating round are for the next one."""
-        return state["round"] + (state["phase"] == "operating")
-
-    def standing_examples(self, state, player):
-        cos = self.companies
-        return ["decline offers", f"decline offers {cos[0]}", f"if offered {cos[1]} yes", "auto pass", f"auto buy {cos[0]} company",
-                f"if offered {cos[0]} no every round", "emergency sell every round", f"emergency sell {cos[1]} {cos[0]}",
-                "auto buy cheapest company"]
-
-    def bot_standing(self, view, rng, then=None):
-        """The sensible bot's stock round as standing orders: take an offered share of a company
-        with trains for itself, decline every other offer; and, once it has started the
-        companies it wants, buy the shares it likes best while it can (each `auto buy` stops
-        when it no longer can, and the next applies), then pass."""
-        if view["phase"] not in ("reissue", "stock") or view["sale"]:
-            return []
-        written = [s["text"] for s in view.get("standing", [])]
-        offers = [] if written else \
-            [f"if offered {c['name']} yes" for c in view["companies"] if c["trains"]] + ["decline offers"]
-        if "emergency sell every round" not in written:  # its choice when it must pay toward a train
-            offers.append("emergency sell every round")
-        me = next(p for p in view["players"] if p["name"] == view["player"])
-        cheapest = 2 * min(self.par_prices())
-        may_start = any(not c["director"] for c in view["companies"]) and cheapest <= me["money"] * 7 // 10
-        helps = ["auto buy to float"] if self.new_rules and "auto buy to float" not in written else []
-        companies = {c["name"]: c for c in view["companies"]}
-
-        def worth(co, source):
-            c = companies[co]
-            power = sum(self.train(t)["size"] for t in c["trains"])
-            return (power + 3 * (co in me["directs"]), source == "company", -c["price"])
-        good = [(c["name"], src) for c in view["companies"] if c["director"] for src in ("company", "pool")
-                if src == "company" or c["trains"]]
-        good.sort(key=lambda g: worth(*g), reverse=True)
-        # A company started later in the round ranks below those with trains or its own director
-        # and above the Pool's: its place is known unless it ties with one (by a price not yet set).
-        # Those without trains nor its directorship rank cheapest first, companies started
-        # later in the round among them: `auto buy cheapest company` says so.
-        if any(t.startswith("auto buy ") and t != "auto buy to float" for t in written) or \
-                (then or "").startswith("par ") or (len(me["directs"]) < 2 and may_start):
-            return offers + helps  # it may start a company: asked at its turns
-        first = [g for g in good if worth(*g)[0] > 0]
-        return offers + helps + [f"auto buy {co} {src}" for co, src in first] + ["auto buy cheapest company", "auto pass"]
-
-    # ---- bots ---------------------------------------------------------------------------
-    def bot_order(self, view, rng) -> str:
-        orders = view["orders"]
-        if view["player"] == GM:
-            return self.gm_bot(view, rng)
-        if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
-            if orders == ["bankrupt"]:
-                return "bankrupt"
-            return min(orders, key=fewest_shares_but_of(view["emergency"]["company"]))
-        if view["sale"]:
-            co = next(c for c in view["companies"] if c["name"] == view["sale"]["company"])
-            return "offer yes" if view["sale"]["deciding"] != "company" and co["trains"] else "offer no"
-        if view["phase"] == "reissue":
-            co = next(c for c in view["companies"] if c["name"] == view["reissue"][0])
-            needs = co["treasury"] < view["trains"]["cost"]
-            return f"reissue {co['name']} {co['held'] if needs else 0}"
-        me = next(p for p in view["players"] if p["name"] == view["player"])
-        if self.new_rules:  # help a started company float before starting another
-            unfloated = sorted((c for c in view["companies"] if c["director"] and not c["floated"]), key=lambda c: c["new"])
-            helps = [f"buy {c['name']} company" for c in unfloated if f"buy {c['name']} company" in orders]
-            if helps:
-                return helps[0]
-            if unfloated:
-                orders = [o for o in orders if not o.startswith("par ")]
-        pars = [o for o in orders if o.startswith("par ")]
-        affordable = [o for o in pars if 2 * int(o.split()[2]) <= me["money"] * 7 // 10]
-        if len(me["directs"]) < 2 and affordable:
-            return max(affordable, key=lambda o: int(o.split()[2]))
-        buys = [o for o in orders if o.startswith("buy ")]
-        companies = {c["name"]: c for c in view["companies"]}
-
-        def worth(order):
-            c = companies[order.split()[1]]
-            power = sum(self.train(t)["size"] for t in c["trains"])
-            mine = c["name"] in me["directs"]
-            return (power + 3 * mine, order.endswith("company"), -c["price"])
-
-        good = [o for o in buys if o.endswith("company") or companies[o.split()[1]]["trains"]]
-        return max(good, key=worth) if good else "pass"
-
-    def gm_bot(self, view, rng) -> str:
-        """Plausible operating results: each train earns 10-30 per stop, 5 more in each later
-        phase (the cities grow); a company buys a
-        train when it can pay for it (with two trains or more: when it keeps as much again; a
-        company without trains must buy one, its director helping), and withholds to afford one
-        while it has fewer than two or cannot pay for the next."""
-        orders = view["orders"]
-        nxt = view["trains"]["next"]
-        for c in view["companies"]:
-            if c["floated"] and not c["trains"] and f"train {c['name']} {nxt}" in orders:
-                return f"train {c['name']} {nxt}"
-        for c in view["companies"]:
-            if not c["floated"] or c["name"] in view["operated"]:
-                continue
-            co = c["name"]
-            cost = view["trains"]["cost"]
-            if f"train {co} {nxt}" in orders and c["treasury"] >= cost * (1 if len(c["trains"]) < 2 else 2):
-                return f"train {co} {nxt}"
-            later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
-            revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
-            if not revenue:
-                return f"operate {co} 0 withhold"
-            saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])
-            return f"operate {co} {revenue} {'withhold' if saving else 'pay'}"
-        return "done"
-
-    # ---- consistency --------------------------------------------------------------------
-    def check(self, state) -> None:
-        seats = state["seats"]
-        if state.get("phase") not in PHASES:
-            fail(f"state.phase '{state.get('phase')}' is not one of {', '.join(PHASES)}")
-        if list(state["players"]) != seats or list(state["sold_round"]) != seats:
-            fail(f"state.players and state.sold_round must list the seats {seats}")
-        if list(state["companies"]) != self.companies:
-            fail(f"state.companies must be {', '.join(self.companies)}")
-        ints = [("bank", state["bank"])] + [(f"players.{p}.money", state["players"][p]["money"]) for p in seats]
-        for co, c in state["companies"].items():
-            ints += [(f"companies.{co}.{k}", c[k]) for k in ("treasury", "pool", "ipo", "held", "offered")]
-            ints += [(f"companies.{co}.shares.{p}", c["shares"].get(p)) for p in seats]
-        for name, value in ints:
-            if type(value) is not int or value < 0:
-                fail(f"state.{name} must be a whole number >= 0")
-        total = state["bank"] + sum(state["players"][p]["money"] for p in seats)
-        total += sum(c["treasury"] for c in state["companies"].values())
-        if total != self.data["bank"]:
-            fail(f"money does not add up: bank, players and treasuries hold ${total}, not ${self.data['bank']}")
-        sale = state["sale"]
-        for co, c in state["companies"].items():
-            in_sale = sale["left"] if sale and sale["company"] == co else 0
-            n = sum(c["shares"][p] for p in seats) + c["pool"] + c["ipo"] + c["held"] + in_sale
-            if n != self.data["shares"] or set(c["shares"]) != set(seats):
-                fail(f"{co} shares do not add up: players, Pool, company and sale hold {n}, not {self.data['shares']}")
-            if c["offered"] > c["held"]:
-                fail(f"{co} offers more shares for re-issue than it holds")
-            if c["director"]:
-                if c["director"] not in seats or c["shares"][c["director"]] < self.data["director_shares"]:
-                    fail(f"{co}'s director must be a player holding the director's certificate")
-                r, col = c["token"] if len(c["token"]) == 2 else (-1, -1)
-                if not (0 <= r < len(self.grid) and 0 <= col < len(self.grid[0])):
-                    fail(f"{co}'s token is off the market")
-            elif c["ipo"] != self.data["shares"] or c["trains"] or c["treasury"] or c["token"]:
-                fail(f"{co} has not started but holds shares, trains, money or a token")
-        for t in self.data["trains"]:
-            kind = t["type"]
-            owned = sum(c["trains"].count(kind) for c in state["companies"].values())
-            if owned + state["trains"]["bank"][kind] + state["trains"]["scrapped"][kind] != t["count"]:
-                fail(f"{kind} trains do not add up to {t['count']}")
-        if any(x not in self.train_types() for c in state["companies"].values() for x in c["trains"]):
-            fail("a company owns a train of an unknown type")
-        for p in (state["priority"], state["turn"]):
-            if p not in seats:
-                fail(f"'{p}' (priority deal or turn) is not a player")
-        if sale:
-            queue_ok = all(q == COMPANY or q in seats for q in sale["queue"])
-            if sale["company"] not in self.companies or sale["seller"] not in seats or not sale["queue"] or not queue_ok:
-                fail("state.sale is inconsistent: no company, seller or decider")
-        if state["phase"] == "reissue":
-            if not state["reissue"] or any(not state["companies"][co]["held"] for co in state["reissue"]):
-                fail("state.reissue must list companies holding shares of their own")
-        if self.new_rules:
-            self.check_new_rules(state)
-
-    def check_new_rules(self, state) -> None:
-        for key in ("or_count", "or_in_set", "traded", "emergency"):
-            if key not in state:
-                fail(f"state.{key} is missing (a version {self.version} game)")
-        if not 0 <= state["or_in_set"] <= state["or_count"] <= 3 * MAX_ROUNDS:
-            fail("state.or_in_set must be from 0 to state.or_count")
-        for co, c in state["companies"].items():
-            if type(c.get("floated")) is not bool:
-                fail(f"state.companies.{co}.floated must be true or false")
-            if c["pool"] > self.data["pool_limit"]:
-                fail(f"the Pool holds {c['pool']} {co} shares, more than {self.data['pool_limit']}")
-        if state.get("bankrupt", state["seats"][0]) not in state["seats"]:
-            fail("state.bankrupt must name a player")
-        if any(co not in self.companies for co in state["traded"]):
-            fail("state.traded must list companies")
-        e = state["emergency"]
-        if e and (e.get("company") not in self.started(state) or e.get("train") not in self.train_types()
-                  or state["phase"] != "operating"):
-            fail("state.emergency is inconsistent: no started company or train, or not in an operating round")
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:

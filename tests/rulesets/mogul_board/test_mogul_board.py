@@ -268,10 +268,12 @@ def test_report_shows_map_score_track_box_colour_and_only_own_chips():
     win(g, "alice")
     g.submit("alice", "depot CHI")
     text = render(g.view("bob"))
-    assert "Revealed: Pennsylvania (red, 7 shares in all) with a blue box (red/blue)." in text
+    flat = " ".join(text.split())  # lines over 78 columns are wrapped
+    assert "Revealed: Pennsylvania (red, 7 shares in all), blue box." in flat and "The card: red/blue." in flat
     assert "blue network, Santa Fe" in text and "red network, Pennsylvania" in text
     assert "CHI Chicago         alice  *red" in text
-    assert "  Player Score  Depots (left)" in text
+    assert "  Player Score  Credit  Depots  Shares" in text
+    assert "  alice      0  -       1/6     blue 1" in text and "  bob        2  -       0/6     yellow 1" in text
     assert f"You hold {g.state['players']['bob']['chips']} chips (secret)." in text
     assert text.count(" chips]") == 1
 

@@ -66,7 +66,8 @@ def test_sell_none_is_listed_and_keeps_the_second_s_shares(tmp_path):
     held = blue(game, second)
     assert held, "the second holds blue shares (the placard's portfolio)"
     assert "sell none" in ok("show", path, "--as", second)
-    assert f"sell all your {held} blue share{'s' if held != 1 else ''} or none" in game.ruleset.prompt(game.state, second)
+    # the prompt is public: everyone reads it, so it names the player
+    assert f"sell {second}'s {held} blue share{'s' if held != 1 else ''} (all or none)" in game.ruleset.prompt(game.state, second)
     out = ok("order", path, "--as", second, "SELL None")
     assert "ok: sell none" in out
     game = gamefile.load(path)
@@ -162,7 +163,30 @@ def test_a_version_1_game_keeps_its_rules_and_judge_upgrade_moves_it_to_version_
     gamefile.save(game, path)
     result = judge("order", path, "--as", second, "sell none")
     assert result.exit_code == 4 and "write just sell" in result.output
+    assert "'sell none' does not exist in version 1 of the rules" in result.output
     out = ok("upgrade", path)
     assert "from mogul-board version 1 to version 2" in out
     again = gamefile.load(path)
     assert again.ruleset.version == 2 and "sell none" in again.ruleset.legal_orders(again.state, second)
+
+
+def test_a_version_1_game_stops_a_standing_sell_none_saying_version_1_has_none(tmp_path):
+    from judge.engine import standing
+
+    path = tmp_path / "old.toml"
+    shutil.copy(OLD, path)
+    game = gamefile.load(path)
+
+    def holds_box_shares():
+        p, box = game.awaiting()[0], game.ruleset.sell_colour(game.state)
+        return game.ruleset.count(game.state["players"][p], box) > 0
+
+    while not (game.state["phase"] in ("winner", "second") and holds_box_shares()):
+        assert not game.is_over(), "the old game (bots are deterministic) reaches a choice with shares to sell"
+        bots.play_one(game)
+    player, role = game.awaiting()[0], game.state["phase"]
+    game.submit(player, [f"if {role} sell none"])
+    assert game.awaiting() == [player]  # not carried out: asked as usual
+    (note,) = [n["text"] for n in standing.notes_of(game.state, player)]
+    assert note.startswith(f'"if {role} sell none" stopped: ')
+    assert "'sell none' does not exist in version 1 of the rules" in note and "write just sell" not in note

@@ -17,7 +17,7 @@ from judge.engine.game import Game
 from judge.engine.report import render
 from judge.engine.rng import Rng
 from judge.engine.ruleset import GM
-from judge.rulesets.rumors.rules import tokens
+from judge.rulesets.rumors.tokens import tokens
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 FOUR = ["Edison", "Nile", "Gazillioon", "GameStart"]

@@ -10,7 +10,7 @@ from judge.engine import bots
 from judge.cli import app
 from judge.engine.game import Game
 from judge.engine.report import render
-from judge.rulesets.rumors.rules import board_tokens, columns_of, tokens
+from judge.rulesets.rumors.tokens import board_tokens, columns_of, tokens
 
 from registry import many
 
@@ -204,9 +204,12 @@ def test_when_the_supply_cannot_reset_a_board_every_discard_returns_to_the_suppl
     g.ruleset.check(s)
 
 
-def test_a_short_the_supply_and_every_discard_cannot_cover_is_refused():
+def test_version_2_refuses_a_short_the_supply_and_every_discard_cannot_cover():
+    """Version 2 (kept for its games): a refusal that depends on the total of all multiplier
+    boards; from version 3 the short is ordered, and fails in public (test_rumors_v3.py)."""
     from judge.engine.errors import IllegalOrder
     g = new()
+    g.ruleset = g.ruleset.at_version(2)
     for p in g.players:
         give(g, p, "Nile", 0, 0)
     give(g, "bob", "Nile", (1 << 24) - 1, 24)  # all 24 tokens on bob's multiplier board

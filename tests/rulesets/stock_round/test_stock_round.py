@@ -3,7 +3,7 @@ directorship, limits, the game master's operating results, whole bot games and r
 
 These games are played by version 1 of the rules, which the game files written before
 version 2 keep (never strand a running game); the 1830 rules of version 2 are tested through
-the command line in tests/test_stock_round_1830.py."""
+the command line in tests/rulesets/stock_round/test_stock_round_1830.py."""
 import re
 
 import pytest
@@ -449,7 +449,7 @@ def test_everything_is_public():
     for fact in ("Sale in progress: bob sells FTR, 2 shares left at $90", "still to be asked in this pass: carol, dave, alice, FTR",
                  "Priority deal: alice", "  offer yes\n  offer no\n"):
         assert fact in text
-    assert re.search(r"alice +270 +450 +1 +FTR 2\(dir\)", text) and re.search(r"FTR +Arima +90 +90 +alice +360", text)
+    assert re.search(r"alice +270 +450 +1 +FTR 2\(dir\)", text) and re.search(r"FTR +90 +90 +alice +360", text) and "FTR Arima" in text
     assert "FTR" in text.split("Stock market")[1].split("Company")[0]  # the token on the grid
 
 

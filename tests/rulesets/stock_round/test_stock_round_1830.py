@@ -80,6 +80,12 @@ def arrange(path, change):
 ALL_PASS = ("c: pass", "a: pass", "b: pass")
 
 
+def set_version(path, version):
+    """A new game of an older `version` of the rules (as a game file written then would be)."""
+    path.write_text(re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1))
+    assert gamefile.load(path).ruleset.version == version
+
+
 def pass_until(path, player=None):
     """Everyone whose turn it is passes, until it is `player`'s turn (None: the round's end)."""
     while (v := view(path))["phase"] == "stock" and v["turn"] != player:
@@ -159,7 +165,7 @@ def test_only_floated_companies_operate(tmp_path):
     refused(path, "gm: done", "still to operate: FTR")
     play(path, "gm: train FTR 2", "gm: operate FTR 40 pay", "gm: done")
     assert view(path)["phase"] == "stock"
-    assert "(not floated: does not operate)" in ok("show", path)
+    assert "(not floated)" in ok("show", path)
 
 
 # ---- 4. the Pool holds at most 50% -------------------------------------------------------------
@@ -222,8 +228,7 @@ def two_companies(tmp_path, version=None) -> Path:
     game of an older `version` of the rules, if given)."""
     path = new(tmp_path)
     if version:
-        path.write_text(re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1))
-        assert gamefile.load(path).ruleset.version == version
+        set_version(path, version)
     play(path, "a: par FTR 100", "b: par SFR 100", "c: buy FTR company", "a: buy FTR company", "b: buy SFR company",
          "c: buy SFR company", "a: buy FTR company", "b: buy FTR company", "c: buy SFR company", "a: buy SFR company",
          "b: pass", "c: pass", "a: pass")
@@ -232,7 +237,7 @@ def two_companies(tmp_path, version=None) -> Path:
 
 
 def test_operating_rounds_follow_the_phase_each_with_its_own_results(tmp_path):
-    path = two_companies(tmp_path)
+    path = two_companies(tmp_path, version=3)  # (version 3: trains between companies from phase 3)
     v = view(path)
     assert (v["train_phase"], v["or_in_set"], v["or_count"]) == ("2", 1, 1)
     refused(path, "gm: train SFR 2 from FTR 50", "companies sell each other trains from phase 3 (after the first 3 train)")
@@ -263,10 +268,13 @@ def test_operating_rounds_follow_the_phase_each_with_its_own_results(tmp_path):
     assert view(path)["phase"] == "stock" and view(path)["round"] == 3
 
 
-def emergency_game(tmp_path, a_money, b_shares_of_sfr=2) -> Path:
+def emergency_game(tmp_path, a_money, b_shares_of_sfr=2, version=None) -> Path:
     """FTR floated with a as director (2 shares, b 2 more); a also holds SFR shares. Then FTR
-    has only $20 and no train, and a has `a_money`: the test arrangement of the emergency."""
+    has only $20 and no train, and a has `a_money`: the test arrangement of the emergency (in a
+    game of an older `version` of the rules, if given)."""
     path = new(tmp_path)
+    if version:
+        set_version(path, version)
     play(path, "a: par FTR 60", "b: par SFR 60", "c: buy FTR company", "a: buy SFR company", "b: buy FTR company",
          "c: buy FTR company", "a: buy SFR company", "b: buy FTR company", "c: buy SFR company", "a: pass",
          "b: buy SFR company", "c: pass", "a: pass", "b: pass")
@@ -313,8 +321,8 @@ def test_the_director_sells_shares_for_the_train_under_the_1830_rules(tmp_path):
 
 
 
-def test_an_emergency_sale_on_the_bottom_row_moves_the_token_one_column_left(tmp_path):
-    path = emergency_game(tmp_path, a_money=10)
+def test_an_emergency_sale_on_the_bottom_row_moves_the_token_one_column_left_in_version_3(tmp_path):
+    path = emergency_game(tmp_path, a_money=10, version=3)  # (version 4: the token stays, test_stock_round_v4.py)
     arrange(path, lambda state: state["companies"]["SFR"].update(token=[6, 11]))  # arranged: SFR on the bottom row at $81
     play(path, "gm: train FTR 2", "a: sell SFR 1")  # a must raise $50: one SFR share to the Pool at $81
     sfr = company(path, "SFR")
@@ -399,7 +407,7 @@ def bank_left(amount):
 
 
 def test_a_bank_broken_in_an_operating_round_ends_the_game_after_the_last_of_its_set(tmp_path):
-    path = two_companies(tmp_path)
+    path = two_companies(tmp_path, version=3)  # (version 3: it then pays only what it has)
     play(path, *["gm: train FTR 2"] * 4, "gm: train SFR 2", "gm: train SFR 2", "gm: train SFR 3",
          "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold", "gm: done")
     pass_until(path)
@@ -427,21 +435,24 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
     assert "The bank is broken: the game ends at the end of this round." in events(path)
 
 
-def test_judge_upgrade_moves_a_version_2_game_to_version_3(tmp_path):
-    """Only words of events changed: every version 2 log fits version 3."""
+def test_judge_upgrade_moves_a_version_2_game_to_version_4_saying_what_changes(tmp_path):
+    """This version 2 game's log fits version 4 (none of its orders is refused by the new rules)."""
     path = tmp_path / "v2.toml"
     shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
-    assert "from stock-round version 2 to version 3" in ok("upgrade", path)
+    out = ok("upgrade", path)
+    assert "from stock-round version 2 to version 4" in out
+    assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
+    assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
     ok("verify", path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 3
+    assert game.ruleset.version == 4
     bots.play_out(game)
     assert game.is_over() and game.differences(game.replay()) == []
 
 
 def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_path):
-    path = two_companies(tmp_path)
+    path = two_companies(tmp_path, version=3)  # (version 3: it then pays only what it has)
     assert "Phase 2: 1 operating round follows stock round 1." in events(path)
     play(path, "gm: train FTR 2", "gm: train SFR 2", "gm: operate FTR 0 withhold", "gm: operate SFR 0 withhold",
          "gm: done")
@@ -466,8 +477,8 @@ def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_pa
     assert "Operating round 1: 1 of 1 after stock round 1 (of at most 6).\nPriority deal: c." in report
     assert "Pool at$" in report
     ftr = next(line for line in report.splitlines() if line.startswith("  FTR "))
-    assert ftr.split()[7] == "66"  # the Pool's price: one column right of 60
-    assert "Money  Worth" in report
+    assert ftr.split()[6] == "66"  # the Pool's price: one column right of 60
+    assert "Money Worth" in report
     a_row = next(line for line in report.splitlines() if line.startswith("  a  "))
     assert a_row.split()[1:3] == ["480", "600"]  # $480 and 2 FTR at $60
     play(path, "gm: done", "c: pass")
@@ -505,11 +516,11 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     path = tmp_path / "old.toml"
     shutil.copy(OLD, path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 1 and game.ruleset.new_rules is False
+    assert game.ruleset.version == 1 and "floated" not in game.state["companies"]["FTR"]
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 3: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 4: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in result.output
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules

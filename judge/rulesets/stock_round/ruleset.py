@@ -1,0 +1,14 @@
+"""The registered stock-round ruleset: the current rules (rules.py) with their standing
+orders (standing.py), bots (bot.py) and check (check.py)."""
+from __future__ import annotations
+
+from judge.engine.ruleset import register
+from judge.rulesets.stock_round.bot import Bot
+from judge.rulesets.stock_round.check import Check
+from judge.rulesets.stock_round.rules import Rules
+from judge.rulesets.stock_round.standing import Standing
+
+
+@register
+class StockRound(Standing, Bot, Check, Rules):
+    """Stock Round (1876v2 Trinidad), the current version."""

@@ -1,0 +1,148 @@
+"""The older versions of stock-round, still played for the game files written under them
+(never strand a running game). Each is a subclass of the next newer version overriding the
+hook methods that differ; `Ruleset.at_version` finds them (they are not registered)."""
+from __future__ import annotations
+
+from judge.engine.errors import OrderSyntaxError
+from judge.engine.ruleset import emit
+from judge.rulesets.stock_round.rules import plural
+from judge.rulesets.stock_round.ruleset import StockRound
+
+
+class Version3(StockRound):
+    """Version 3: the 1830 rules without version 4's (issue 26): a broken bank pays only what it
+    still has; a purchase is checked against the lower of the phase's limit and the new type's;
+    trains over a fallen limit are kept; no forced sale over the certificate limit; any revenue is accepted
+    (the listed ones every $20); an emergency sale on the bottom row moves the token one column
+    left; trains change hands between companies from phase 3 only."""
+
+    version = 3
+    trade_form = " [from CO PRICE]"
+    train_sources = " from COMPANY PRICE"
+    revenue_step = 20
+
+    def operating_keys(self) -> dict:
+        keys = super().operating_keys()
+        del keys["discard"]
+        return keys
+
+    def new_trains(self) -> dict:
+        trains = super().new_trains()
+        del trains["pool"]
+        return trains
+
+    def bank_pays(self, state, amount) -> int:
+        return min(amount, state["bank"])
+
+    def bank_may_owe(self, state) -> bool:
+        return False
+
+    def purchase_limit(self, state, kind) -> int:
+        return min(self.train_limit(state), self.train(kind)["limit"])
+
+    def crowd(self, state) -> None:
+        pass
+
+    def must_sell(self, state, player) -> bool:
+        return False
+
+    def why_not_revenue(self, state, co, revenue) -> str:
+        return ""
+
+    def emergency_fall(self, c: dict) -> None:
+        self.fall(c)
+
+    def why_no_trades(self, state) -> str:
+        trade_from = self.train_types()[1]
+        if self.train_types().index(self.phase_train(state)["type"]) < 1:
+            return f"companies sell each other trains from phase {trade_from} (after the first {trade_from} train)"
+        return ""
+
+
+class Version2(Version3):
+    """Version 2: the 1830 rules, with the words of the events before version 3 (a broken bank
+    "ends the game at the end of this round"; one operating round "follow" a stock round)."""
+
+    version = 2
+
+    def broken_notice(self, state) -> str:
+        return "The bank is broken: the game ends at the end of this round."
+
+    def follow(self, rounds: int) -> str:
+        return "follow"
+
+
+class Version1(Version2):
+    """Version 1, before the 1830 rules (issue 14): sales in the first stock round; the
+    director's certificate never sold; no Pool limit; no rise when sold out; every started
+    company operates; one operating round after each stock round (`rounds` counts operating
+    rounds); a company short of money cannot buy a train; no trains between companies."""
+
+    version = 1
+    trade_form = ""
+    helps_note = ""
+
+    def operating_keys(self) -> dict:
+        return {}
+
+    def new_company(self, seats) -> dict:
+        c = super().new_company(seats)
+        del c["floated"]
+        return c
+
+    def sellable(self, state, p, co) -> int:
+        c = state["companies"][co]
+        return c["shares"][p] - (self.data["director_shares"] if c["director"] == p else 0)
+
+    def why_no_sales(self, state) -> str:
+        return ""
+
+    def why_sell_fewer(self, state, co, n, can) -> str:
+        return f"you may sell only {plural(can, co + ' share')} (the director's certificate cannot be sold)"
+
+    def swap(self, d, best) -> str:
+        return ""
+
+    def operates(self, state, co) -> bool:
+        return bool(state["companies"][co]["director"])
+
+    def float_check(self, state, co) -> None:
+        pass
+
+    def parse_train(self, state, co, args, text):
+        if len(args) != 2:
+            raise OrderSyntaxError("write train COMPANY TYPE", text)
+        return self.parse_bank_train(state, co, args, text)
+
+    def why_no_trades(self, state) -> str:
+        return "version 1 has no trains between companies"
+
+    def must_buy(self, state) -> list[str]:
+        return []
+
+    def director_helps(self, c) -> bool:
+        return False
+
+    def to_operating(self, state) -> None:
+        if state["broken"]:
+            self.finish(state, "the bank is broken")
+            return
+        state["or_round"] += 1
+        state["operated"] = []
+        state["phase"] = "operating"
+        emit(state, f"Operating round {state['or_round']}: the game master enters the results.")
+
+    def set_goes_on(self, state) -> bool:
+        return False
+
+    def played(self, state) -> int:
+        return state["or_round"]
+
+    def played_words(self, state) -> str:
+        return plural(state["or_round"], "operating round")
+
+    def float_helps(self, written: list[str]) -> list[str]:
+        return []
+
+    def check_1830(self, state) -> None:
+        pass

@@ -1,0 +1,100 @@
+"""The site's HTML pages, rendered by the Jinja templates under templates/site/ from what a
+record shows: the index of the games and a page per game."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from judge.engine.paths import resource
+from judge.site import charts, series
+
+
+@lru_cache(maxsize=1)
+def _env():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(resource("templates") / "site")),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def static(name: str) -> str:
+    """A file copied as it is (site.css, site.js)."""
+    return (resource("templates") / "site" / name).read_text(encoding="utf-8")
+
+
+def summary(record: dict, audit: str | None) -> dict:
+    """What the index and the feeds show of a game."""
+    view = record["view"]
+    seats = record.get("seats", {})
+    standings = view.get("standings") or []
+    return {
+        "game": record["game"], "ruleset": record["ruleset"], "title": view.get("title", record["ruleset"]),
+        "href": f"{record['ruleset']}/{record['game']}.html", "move": record["move"],
+        "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record["players"]],
+        "over": bool(record.get("game_over")),
+        "awaiting": [{"player": p, "prompt": view.get("prompts", {}).get(p, "")} for p in view.get("awaiting", [])],
+        "deadline": record.get("deadline", ""),
+        "winners": [r["player"] for r in standings if r.get("rank") == 1],
+        "audit": audit,
+    }
+
+
+def reports(record: dict) -> list[dict]:
+    """{move, text} of every move the record shows: the report at its start, and the current
+    move's as it is now (the current report alone for a record written before `moves`)."""
+    from judge.record.moves import reports as decoded
+
+    rows = [r for r in record.get("moves", []) if isinstance(r, dict)]
+    if not rows:
+        return [{"move": record["move"], "text": record["report"]}]
+    shown = [{"move": r["move"], "text": text} for r, text in zip(rows, decoded(rows))]
+    if shown[-1]["move"] == record["move"]:  # the current move as it stands now (secret orders given, say)
+        shown[-1]["text"] = record["report"]
+    return shown
+
+
+def move_list(record: dict) -> list[dict]:
+    """Each move's orders and public events, and the corrections marked where they happened
+    (a rollback at the move it returned to; a seat handed on at the move from which)."""
+    rows = {r["move"]: {"move": r["move"], "orders": list(r.get("orders", [])), "events": list(r.get("events", [])),
+                        "corrections": []} for r in record.get("moves", []) if isinstance(r, dict)}
+    if not rows:  # an older record: its log alone
+        for entry in record["log"]:
+            number, _, rest = entry.partition(" ")
+            if number.isdigit():
+                rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": []})[
+                    "orders"].append(rest)
+    from judge.site.feeds import _correction
+
+    for c in record.get("corrections", []):
+        move = c.get("to_move", c.get("since"))
+        if isinstance(move, int):
+            rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": []})["corrections"].append(
+                {"text": _correction(c), "undone": c.get("undone", [])})
+    return [rows[m] for m in sorted(rows)]
+
+
+def standings(record: dict) -> tuple[list[str], list[dict]]:
+    """The final standings' columns and rows (at the end)."""
+    rows = record["view"].get("standings") or []
+    if not record.get("game_over") or not rows:
+        return [], []
+    columns = [k for k in rows[0] if k not in ("player", "rank")]
+    return columns, rows
+
+
+def game_page(record: dict, audit: str | None) -> str:
+    data = series.of(record)
+    columns, final = standings(record)
+    score_title = "Each player's score or worth at the start of every move"
+    price_title = "Each company's share price at the start of every move"
+    return _env().get_template("game.html.j2").render(
+        r=record, s=summary(record, audit), view=record["view"], reports=reports(record), moves=move_list(record),
+        data=data, score_chart=charts.line(score_title, data["moves"], data["scores"]), score_title=score_title,
+        price_chart=charts.line(price_title, data["moves"], data["prices"]), price_title=price_title,
+        columns=columns, final=final,
+        final_chart=charts.bars("Final standings", [(r["player"], r["score"]) for r in final if "score" in r]))
+
+
+def index_page(games: list[dict]) -> str:
+    return _env().get_template("index.html.j2").render(games=games)
