@@ -689,7 +689,8 @@ def audit(
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
                       "draws": game.rng.draws, "game_master_orders": given_by_gm})
-    _say(f"ok: seed {game.rng.seed}, setup and salt match the commitment {game.commitment}, and all "
+    key = " key," if game.rng.key else ""
+    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
          f"{len(game.log)} orders replay from them to the saved state: {drawn}.")
 
 
@@ -899,6 +900,8 @@ def play(
         raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
     if moves is not None and moves < 0:
         raise UsageError("--moves is a number of orders, 0 or more")
+    if seed is None:  # (a bot game: its seed alone, printed, plays it again)
+        seed = int.from_bytes(os.urandom(6), "big")
     game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
     if save is not None:
         gamefile.create(game, save)  # refused now, not after the game, when the file exists

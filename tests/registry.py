@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-from judge.engine import bots, ruleset
-from judge.engine.errors import UsageError
+from judge.engine import bots, ruleset, standing
+from judge.engine.errors import JudgeError, UsageError
 from judge.engine.game import Game
+from judge.engine.rng import Rng
 from judge.engine.ruleset import GM
 
 
@@ -70,3 +71,38 @@ def many(variable: str, default: int) -> int:
 def random_bots(game: Game) -> dict:
     """Random bots for every seat and for the game master (when the game awaits one)."""
     return {p: "random" for p in [*game.players, GM]}
+
+
+def redrawn(game: Game, player: str, salt: int) -> Game:
+    """The game with what `player` may not know redrawn, and another generator from here on
+    (the same generator further on: its past draws stay, so the log still replays)."""
+    state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
+    state = standing.resample(game, state, player, Rng(salt + 1))
+    return game.with_state(state, game.rng.at(game.rng.draws + 7919 * (salt + 1)))
+
+
+def positions(config, seed: int, every: int):
+    """Every n-th position of a random game, and every position whose next order ends a
+    round or a phase (where cards are turned and dice rolled)."""
+    game = new_game(*config, seed)
+    vocabulary, rng = {"pass", "standing", "cancel", "cancel 1"}, Rng(seed)
+    while not game.is_over():
+        for p in game.awaiting():
+            vocabulary.update(game.view(p)["orders"])
+        for p in game.players:
+            vocabulary.update(game.ruleset.standing_examples(game.state, p))
+        if not rng.below(4):  # now and then someone gives a standing order
+            p = rng.choice(game.players)
+            try:
+                game.submit(p, [rng.choice(game.ruleset.standing_examples(game.state, p) or ["standing"])])
+            except JudgeError:
+                pass
+            if game.is_over():
+                break
+        ahead = game.copy()
+        player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
+        ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])
+        edge = ahead.ruleset.summary(ahead.state) != game.ruleset.summary(game.state)
+        if edge or len(game.log) % every == 0:
+            yield game, vocabulary, edge
+        game = ahead

@@ -113,6 +113,10 @@ class Change:
         try:
             if kind is None and self._keep:
                 self._commit(partial(gamefile.save, self.game, self.path))
+            elif self.cfg is not None and self.cfg.archive is not None:  # discarded or refused:
+                from judge.record import archive  # the commit a killed judge left undone, if any
+
+                self.warning = archive.catch_up(self.cfg.archive, self.path, self.now)
         finally:
             self._lock.__exit__(None, None, None)
 
@@ -137,6 +141,10 @@ class Change:
             from judge.mail.outbox import open_outbox
 
             box, opened = open_outbox(self.cfg), True
+        if self.cfg is not None and self.cfg.archive is not None:
+            from judge.record import archive
+
+            archive.mark(self.path)  # until committed: a judge killed in between is caught up
         try:
             if box is None:
                 write()

@@ -25,7 +25,7 @@ from judge.engine.errors import (
 from judge.engine.orderlog import Log, LogEntry
 from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
-from judge.engine.rng import Rng
+from judge.engine.rng import KEY_HEX, Rng
 from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
 
 FORMAT = 1
@@ -50,15 +50,17 @@ class Accepted(list):
     unjudged: list[str] = []
     revealed_by = revealed = ""
 
-    def not_judged(self) -> list[str]:
-        """One line per unjudged order, naming the order that cut the batch (public words only)."""
+    def not_judged(self, lines: list[str] | None = None) -> list[str]:
+        """One line per unjudged order (or per line of `lines`, which come after the batch), naming
+        the order that cut the batch (public words only)."""
         return [f'not judged "{line}": it comes after "{self.revealed_by}", which {self.revealed}; '
-                "send it again once you have seen the result" for line in self.unjudged]
+                "send it again once you have seen the result" for line in (self.unjudged if lines is None else lines)]
 
 
-def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> str:
+def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: str = "") -> str:
     """The SHA-256 that binds a game to everything hidden at its start: published in every
-    report from move 1, checked by `judge audit` once the seed and the salt are revealed."""
+    report from move 1, checked by `judge audit` once the seed, the generator's key (games
+    made since there is one) and the salt are revealed."""
     import json
 
     try:
@@ -67,7 +69,7 @@ def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str) -> st
         from hashlib import sha256
 
     made = {"ruleset": rs.name, "ruleset_version": rs.version, "players": list(players),
-            "options": options, "setup": setup, "seed": seed, "salt": salt}
+            "options": options, "setup": setup, "seed": seed, "salt": salt, **({"key": key} if key else {})}
     return sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -91,23 +93,29 @@ class Game:
     # ---- creating -----------------------------------------------------------------------
     @classmethod
     def new(cls, ruleset_name: str, players: list[str], *, seed: int | None = None,
-            options: dict[str, str] | None = None, setup: dict | None = None, salt: str | None = None) -> "Game":
+            options: dict[str, str] | None = None, setup: dict | None = None, salt: str | None = None,
+            key: str | None = None) -> "Game":
+        """A new game. Without a `seed` the judge draws one (48 bits) and a secret key for the
+        generator (128 bits, `key`, unless given); a game made with a seed draws as games always
+        did, without a key, so that the same seed gives the same game."""
         rs = registry.get(ruleset_name)
         check_names(players)
         values = rs.default_options()
-        for key, text in (options or {}).items():
-            values[key] = rs.option(key).parse(text) if isinstance(text, str) else text
+        for name, text in (options or {}).items():
+            values[name] = rs.option(name).parse(text) if isinstance(text, str) else text
         rs.check_players(players, values)
+        if key is None:
+            key = os.urandom(KEY_HEX // 2).hex() if seed is None else ""
         if seed is None:
             seed = int.from_bytes(os.urandom(6), "big")
         if not 0 <= seed < 2**63:
             raise UsageError("the seed is a whole number from 0 to 2**63-1")
         setup = setup or {}
-        rng = Rng(seed)
+        rng = Rng(seed, key=key)
         state = cls._initial_state(rs, players, values, rng, setup)
         salt = os.urandom(16).hex() if salt is None else salt
         return cls(rs, players, values, setup, rng, state, [], salt=salt,
-                   commitment=commitment(rs, players, values, setup, seed, salt))
+                   commitment=commitment(rs, players, values, setup, seed, salt, key))
 
     @staticmethod
     def _initial_state(rs, players, options, rng, setup) -> dict:
@@ -161,6 +169,8 @@ class Game:
         v["commitment"] = self.commitment
         if v["game_over"] and self.commitment:
             v["seed"], v["salt"] = self.rng.seed, self.salt
+            if self.rng.key:
+                v["key"] = self.rng.key
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         if report:
@@ -211,7 +221,7 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
-        return self._like(_copy(self.state), Rng(self.rng.seed, self.rng.draws), meta=_copy(self.meta),
+        return self._like(_copy(self.state), self.rng.at(self.rng.draws), meta=_copy(self.meta),
                           corrections=_copy(self.corrections))
 
     def with_state(self, state: dict, rng: Rng | None = None) -> "Game":
@@ -220,7 +230,7 @@ class Game:
         return self._like(state, rng or self.rng)
 
     # ---- ordering -----------------------------------------------------------------------
-    def submit(self, player: str, text: str | list[str]) -> "Accepted":
+    def submit(self, player: str, text: str | list[str], *, more: bool = False) -> "Accepted":
         """Validate the orders of `player` in sequence and apply all of them, or none.
 
         No batch looks past hidden information: once an order reveals something (a card, a
@@ -230,7 +240,11 @@ class Game:
         `Accepted.unjudged`, to be sent again once the player has seen the result. New
         standing orders are still taken after that point (judged on their syntax alone).
         Standing orders are carried out after every order and standing command, but those
-        given right after an order are all given first (judge/engine/standing.py)."""
+        given right after an order are all given first (judge/engine/standing.py).
+
+        `more`: lines of the same message follow this batch (the mail gateway's block), so its
+        last order is watched as well; when it cuts, `Accepted.revealed` says so and the caller
+        leaves the following lines unjudged."""
         lines = order_lines(text) if isinstance(text, str) else list(text)
         if not lines:
             note = comment_note(text) if isinstance(text, str) else ""
@@ -238,17 +252,18 @@ class Game:
         player = self.player_name(player)
         accepted, unjudged = Accepted(), []
         try:
-            return self._submit(player, lines, accepted, unjudged)
+            return self._submit(player, lines, accepted, unjudged, more)
         except JudgeError as e:  # the refused line's index, so that nobody judges the batch again to find it
             raise e.at_line(len(accepted) + len(unjudged), accepted) from None
 
-    def _submit(self, player: str, lines: list[str], accepted: "Accepted", unjudged: list[str]) -> "Accepted":
+    def _submit(self, player: str, lines: list[str], accepted: "Accepted", unjudged: list[str],
+                more: bool = False) -> "Accepted":
         start = self.move
         # All or none: a batch is judged on a copy. A single line needs none: its parse (or its
         # standing command's) is the only check, made before anything changes, and carrying it
         # out (with any standing orders it sets off) refuses nothing.
         state = self.state if len(lines) == 1 else _copy(self.state)
-        rng = Rng(self.rng.seed, self.rng.draws)
+        rng = self.rng.at(self.rng.draws)
         entries = []
         cut, k = ("", ""), 0
 
@@ -274,7 +289,7 @@ class Game:
 
         while k < len(lines):
             line, k = lines[k], k + 1
-            watch = None if k == len(lines) or player == GM else player  # the game master sees everything
+            watch = None if (k == len(lines) and not more) or player == GM else player  # the GM sees everything
             command = self._standing_line(state, player, line, start, pending=accepted)
             if command is not None:
                 accepted.append(command)
@@ -297,7 +312,7 @@ class Game:
                 cut = found[:2]
         self.state, self.rng = state, rng
         self.log.extend(entries)
-        if unjudged:
+        if cut[1]:
             accepted.revealed_by, accepted.revealed = cut
             accepted.unjudged = unjudged
         return accepted
@@ -374,7 +389,7 @@ class Game:
     # ---- replay -------------------------------------------------------------------------
     def replay(self) -> "Game":
         """A new game built from the header and the log alone."""
-        rng = Rng(self.rng.seed)
+        rng = self.rng.at(0)
         rs = self.ruleset
         state = self._initial_state(rs, self.players, self.options, rng, self.setup)
         log, i = list(self.log), 0  # (a plain list: indexed a few times per entry)
@@ -425,9 +440,9 @@ class Game:
         commitment published at the start, or the log does not replay to the saved state."""
         if not self.commitment:
             return ["this game was made before the judge committed to its seed: nothing to check it against"]
-        made = commitment(self.ruleset, self.players, self.options, self.setup, self.rng.seed, self.salt)
+        made = commitment(self.ruleset, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key)
         if made != self.commitment:
-            return [f"the seed, setup and salt give {made}, not the commitment {self.commitment} "
+            return [f"the seed, key, setup and salt give {made}, not the commitment {self.commitment} "
                     "published at the start: they were changed after the game began"]
         try:
             return self.differences(self.replay())
@@ -440,7 +455,7 @@ class Game:
         current = registry.get(self.ruleset.name)
         if self.ruleset is current:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = self._like({}, Rng(self.rng.seed), ruleset=current)
+        new = self._like({}, self.rng.at(0), ruleset=current)
         try:
             return new.replay()
         except GameFileError as e:
@@ -521,9 +536,11 @@ class Game:
         seed, draws = rng_d.get("seed"), rng_d.get("draws")
         if not (isinstance(seed, int) and isinstance(draws, int) and seed >= 0 and draws >= 0):
             raise GameFileError(f"{where}: [rng] needs whole numbers seed and draws")
-        committed, salt = data.get("commitment", ""), rng_d.get("salt", "")
+        committed, salt, key = data.get("commitment", ""), rng_d.get("salt", ""), rng_d.get("key", "")
         if not (_is_hex(committed, 64) and _is_hex(salt, 32)) and (committed or salt):
             raise GameFileError(f"{where}: 'commitment' must be 64 hex digits with [rng] salt of 32")
+        if key and not (_is_hex(key, KEY_HEX) and committed):
+            raise GameFileError(f"{where}: [rng] key must be {KEY_HEX} hex digits, in a game with a commitment")
         meta = data.get("meta", {})
         state = need("state", dict)
         log = need("log", dict).get("orders")
@@ -553,7 +570,7 @@ class Game:
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws), state, log, meta, salt, committed, corrections)
+        return cls(rs, players, options, setup, Rng(seed, draws, key), state, log, meta, salt, committed, corrections)
 
 
 def _is_hex(text, length: int) -> bool:

@@ -73,7 +73,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     everything is saved) when its mail must wait in the outbox for a later run."""
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
-    reply_key = message_key(msg.message_id)
+    reply_key = message_key(msg.message_id, sender=msg.sender)
     if msg.automatic or msg.sender == cfg.address:
         if bounces.is_bounce(raw, msg.sender):
             outcome, note = bounces.report(raw, cfg, msg.subject)
@@ -248,7 +248,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
                outcome="refused: unknown game")
         return f"{head}: there is no game called '{block.game}' on this judge. Nothing was changed.", 0
     log = partial(record, journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=block.player)
-    key = message_key(msg.message_id, nth)
+    key = message_key(msg.message_id, nth, msg.sender)
     try:
         with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
             mg = MailGame(change.game, block.game)
@@ -259,7 +259,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             # A message delivered again gets its first answer, though its password may have
             # changed since (by this very message): the answer goes to the address it went to.
             named = mg.named(block.player)
-            if mg.seen(key) and mg.from_registered(cfg, named, msg.sender):
+            if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
                 logins[block.game.lower()] = True
                 change.discard()
                 log(outcome="duplicate: handled before, its answer sent again")
@@ -277,7 +277,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
             change.watch()
-            run = Run(change.game.copy(), block.game, who, cfg, now=now)
+            run = Run(change.game.copy(), block.game, who, cfg, now=now, hide=hide)
             block.lines = replies.own_orders(block.lines, block.breaks, order_words(change.game, who))  # a note after them
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
@@ -298,7 +298,10 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        return text, len(change.sent)
+        sent = len(change.sent)
+        if change.game.meta["mail"].get("press_pending"):  # (also what a crash left waiting)
+            sent += selfservice.deliver_anonymous_press(path, block.game, cfg, outbox, now)
+        return text, sent
     except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched
         log(outcome=f"refused: {e}")
         return f"{head}: refused: {e}.", 0
@@ -351,11 +354,13 @@ class Run:
     cut: bool = False  # lines left unjudged after an order that revealed hidden information
     now: datetime | None = None
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
+    hide: object = None  # hides the message's passwords in a text (hide_passwords)
 
     def __post_init__(self):
         self.start_move = self.game.move
         self.mg = MailGame(self.game, self.name)
         self.now = self.now or datetime.now(timezone.utc)
+        self.hide = self.hide or (lambda text: text)
 
     def outcome(self) -> str:
         if not self.ok:
@@ -380,12 +385,21 @@ class Run:
                 j = i
                 while j < len(steps) and steps[j][0] == actor and not steps[j][2]:
                     j += 1
-                self.orders(actor, [s[1] for s in steps[i:j]], i, lines)
+                more = j < len(steps) and self.who != GM  # (the game master sees everything)
+                accepted = self.orders(actor, [s[1] for s in steps[i:j]], i, lines, more)
                 i = j
+                if more and accepted is not None and accepted.revealed:
+                    # nothing after an order that revealed something is judged or answered
+                    self.echo += [f"NOT JUDGED {e[len('not judged '):]}" for e in accepted.not_judged(lines[j:])]
+                    self.cut = True
+                    break
                 continue
             i += 1
         if self.ok:  # resigned seats' turns that the lines brought, played by the bot
             selfservice.play_resigned(self.game, self.mg.m)
+        # Answers (history, report...) only for a block applied whole, from the game as saved:
+        # never from a position the block reached but did not keep.
+        self.answers = [a() if callable(a) else a for a in self.answers] if self.ok else []
 
     def step(self, line: str) -> tuple:
         """(actor, text, error): actor None is a game master's command."""
@@ -411,19 +425,21 @@ class Run:
         self.ok = False
         self.echo += entries + [f"SKIPPED {line}" for line in lines[at + len(entries):]]
 
-    def orders(self, actor: str, texts: list[str], at: int, lines: list[str]) -> None:
+    def orders(self, actor: str, texts: list[str], at: int, lines: list[str], more: bool = False):
+        """Submit one actor's consecutive lines; the Accepted orders, or None when refused.
+        `more`: lines of the block follow, which the engine's cut after the last line must stop."""
         prefix = f"as {actor}: " if self.who == GM and actor != GM else ""
-        try:
-            accepted = self.game.submit(actor, texts)  # all or none: unchanged when refused
+        try:  # all or none: unchanged when refused
+            accepted = self.game.submit(actor, texts, more=more)
         except JudgeError as e:  # (the orders before the refused line were judged: their canonical text)
             done, error = e.before, not_an_order(self.game, e)
             self.refuse(at, [f"OK      {prefix}{o}" for o in done] + [f"REFUSED {prefix}{error}"], lines)
-            return
+            return None
         prose = next((e for e in (not_an_order(self.game, NotYourTurn("", line)) for line in accepted.unjudged)
                       if isinstance(e, NotAnOrder)), None)
         if prose is not None:  # words after the orders, not judged: refused as not an order, as when judged
             self.refuse(at, [f"OK      {prefix}{o}" for o in accepted] + [f"REFUSED {prefix}{prose}"], lines)
-            return
+            return None
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
         self.cut = self.cut or bool(accepted.unjudged)
@@ -434,6 +450,7 @@ class Run:
                              else f"The game master gave a secret order for {actor}." for o in public]  # public record)
         if any(isinstance(o, standing.Command) for o in accepted):
             self.show_report = True  # the report lists the player's standing orders
+        return accepted
 
     def command(self, line: str, at: int, lines: list[str]) -> None:
         w = line.split()

@@ -112,12 +112,15 @@ def _history(run, player, args):
     from judge.record.history import moves
 
     since = _move_arg(run, args, "history", _entry(run, player).get("last_report", 1))
-    rows = [r for r in moves(run.game) if r["move"] >= since]
-    text = f"Moves since move {since} (as every player saw them):\n"
-    for r in rows:
-        text += f"  #{r['move']} " + "; ".join(r["orders"]) + "\n"
-        text += "".join(f"      {e}\n" for e in r["events"])
-    run.answers.append(text if rows else f"Nothing has happened since move {since}.")
+
+    def answer() -> str:  # (once the block is applied: Run.lines)
+        rows = [r for r in moves(run.game) if r["move"] >= since]
+        text = f"Moves since move {since} (as every player saw them):\n"
+        for r in rows:
+            text += f"  #{r['move']} " + "; ".join(r["orders"]) + "\n"
+            text += "".join(f"      {e}\n" for e in r["events"])
+        return text if rows else f"Nothing has happened since move {since}."
+    run.answers.append(answer)
 
 
 def _report(run, player, args):
@@ -125,7 +128,7 @@ def _report(run, player, args):
     from judge.engine.report import render
 
     move = _move_arg(run, args, "report", run.game.move)
-    run.answers.append(f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
+    run.answers.append(lambda: f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
 
 
 def _away(run, player, args):
@@ -220,22 +223,57 @@ def _press(run, player, args):
     args = args[1:] if anon else args
     if len(args) < 2:
         raise JudgeError("write press PLAYER TEXT, press all TEXT or press anon all TEXT")
-    text = " ".join(args[1:])
+    text = run.hide(" ".join(args[1:]))  # a password pasted in press reaches nobody, nor the record
     if len(text) > MAX_PRESS:
         raise JudgeError(f"press is at most {MAX_PRESS} characters a line")
-    sender = "an anonymous player" if anon else player
-    if args[0].lower() == "all":
-        run.notices.append(f"Press from {sender} to all: {text}")
-        kept = game.meta.setdefault("press", [])
-        kept.append({"move": game.move, "from": "anonymous" if anon else player, "text": text})
-        del kept[:-KEEP_PRESS]
-        return
-    to = game.player_name(args[0])
+    to = "all" if args[0].lower() == "all" else game.player_name(args[0])
     if to in (GM, player):
         raise JudgeError("press goes to all or to one of the others")
+    if anon:  # delivered and archived apart from the rest of the block (deliver_anonymous_press)
+        m.setdefault("press_pending", []).append({"to": to, "text": text})
+        return
+    sender = player
+    if to == "all":
+        run.notices.append(f"Press from {sender} to all: {text}")
+        _keep_press(game, player, text)
+        return
     body = (f"Press in game {run.name} from {sender}, to you only:\n\n  {text}\n\n"
-            + ("" if anon else f"To answer, write 'press {player} YOUR TEXT' in a block for game {run.name}.\n"))
+            f"To answer, write 'press {player} YOUR TEXT' in a block for game {run.name}.\n")
     run.mails.append(compose(run.cfg, run.mg.address(to), f"game {run.name}: press from {sender}", body))
+
+
+def _keep_press(game, sender: str, text: str) -> None:
+    """Press to all, kept for the game's public record (the latest KEEP_PRESS)."""
+    kept = game.meta.setdefault("press", [])
+    kept.append({"move": game.move, "from": sender, "text": text})
+    del kept[:-KEEP_PRESS]
+
+
+def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
+    """The anonymous press a block left waiting in [meta.mail] press_pending, sent as a change
+    of its own right after that block's: mails of its own (never beside a report, a notice or
+    another mail the sender's block caused) and an archive commit of its own, so that nothing
+    ties it to the sender's orders or absence. Returns how many mails it sent."""
+    from judge.change.unit import Change
+
+    with Change(path, cfg, outbox, now=now, sender="judge (anonymous press)", reports=False) as change:
+        game, mg = change.game, change.mail
+        pending = mg.m.pop("press_pending", []) if mg is not None else []
+        if not pending:
+            change.discard()
+            return 0
+        subject = f"game {name}: press from an anonymous player"
+        for press in pending:
+            if press["to"] == "all":
+                _keep_press(game, "anonymous", press["text"])
+                body = f"Press in game {name} from an anonymous player, to all:\n\n  {press['text']}\n"
+                targets = [a for a, _ in mg.recipients()] + [cfg.gm]
+            else:
+                body = f"Press in game {name} from an anonymous player, to you only:\n\n  {press['text']}\n"
+                targets = [mg.address(press["to"])]
+            change.mails += [compose(cfg, address, subject, body) for address in targets]
+        change.outcome = f"anonymous press delivered ({len(pending)})"
+    return len(change.sent)
 
 
 def _set(run, player, args):

@@ -29,10 +29,13 @@ _KEY = re.compile(r"^[0-9a-f]{32}$")
 _NO_PASSWORD = "scrypt$16384$8$1$" + "00" * 16 + "$" + "00" * 32  # checked for unknown names: same time
 
 
-def message_key(message_id: str, block: int = 0) -> str:
+def message_key(message_id: str, block: int = 0, sender: str = "") -> str:
     """What the game file keeps of a Message-ID (32 hex digits however long the ID); `block`
-    counts the earlier blocks for the same game in the same message."""
+    counts the earlier blocks for the same game in the same message. With the `sender`, each
+    sender's IDs are their own: a Message-ID is no secret, and a player who sends first with
+    another's future ID must not make that player's real message "handled before"."""
     text = message_id if block == 0 else f"{message_id}\n{block}"
+    text = f"{sender}\n{text}" if sender else text
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
 
 
@@ -161,8 +164,10 @@ class MailGame:
         """Whether `sender` is the registered address of `who` (a player or GM)."""
         return bool(who) and sender == self.address_of(cfg, who)
 
-    def seen(self, key: str) -> bool:
-        return key in self.m["seen"]
+    def seen(self, key: str, *older: str) -> bool:
+        """Whether the message of `key` was handled (or of an `older` key: those the judge kept
+        before keys were per sender, which no new message can add)."""
+        return any(k in self.m["seen"] for k in (key, *older))
 
     def remember(self, key: str) -> list[str]:
         """Remember a message's key; the keys forgotten to make room."""

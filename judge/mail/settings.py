@@ -2,7 +2,8 @@
 [meta.mail] beside what earlier judges wrote (each with a default, so their files load
 unchanged): per player (players.NAME) `zone`, `mail`, `away_until`, `absences`, `missed`,
 `resigned`, `last_report`, `pending_address`; per game `press`, `away_limit`, `away_days`,
-`absent_after`, `skip_weekends` and `end_votes`. The lines that change them are the
+`absent_after`, `skip_weekends`, `end_votes` and `press_pending` (anonymous press waiting to
+be sent apart from the block that sent it). The lines that change them are the
 gateway's (judge/gateway/selfservice.py)."""
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ def problems(m: dict) -> str:
         return f"press must be off, on or anon, not {m['press']!r}"
     if not isinstance(m.get("end_votes", []), list):
         return "end_votes must be a list of players"
+    pending = m.get("press_pending", [])
+    if not (isinstance(pending, list) and all(isinstance(p, dict) and isinstance(p.get("text"), str)
+                                              and p.get("to") in ("all", *m["players"]) for p in pending)):
+        return "press_pending must be a list of tables of to (all or a player) and text"
     for player, entry in m["players"].items():
         for key, kind in _PLAYER_KEYS.items():
             if key in entry and type(entry[key]) is not kind:

@@ -5,6 +5,12 @@ message names the move and what the public saw (`mogul/friday: move 31, alice bi
 `keep` is what the judge calls after every save: a failure to commit never loses or blocks
 the game. It is logged beside the game file (GAME.archive.log) and the next change commits
 the whole record again, with a message covering everything since the last commit.
+
+A judge killed between the save and the commit leaves the archive one change behind: `mark`
+(called before the save) leaves a file .GAME.archive-pending beside the game file until the
+commit is made, and the next command on the game (any change, even one that changes nothing,
+such as a refused message or a tick with nothing to do; or `judge archive`) commits the
+record then (`catch_up`). A temporary file the killed write left in the archive is removed.
 """
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from pathlib import Path
 
 from judge.record import corrections, public as record
 from judge.store import gamefile
-from judge.engine.errors import ArchiveError
+from judge.engine.errors import ArchiveError, JudgeError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
@@ -59,6 +65,8 @@ def commit(game, name: str, repo) -> str:
             return ""
         path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
+            stale.unlink(missing_ok=True)
         gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
         message = describe(previous, built)
         if old is None:  # a new file; a tracked one is committed from the work tree directly
@@ -76,6 +84,34 @@ def last_record(repo, ruleset: str, name: str) -> dict | None:
     return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
 
 
+def _mark_path(game_path) -> Path:
+    game_path = Path(game_path)
+    return game_path.with_name(f".{game_path.stem}.archive-pending")
+
+
+def mark(game_path) -> None:
+    """Before a change is saved: its record is to be committed (until `keep` has done it)."""
+    path = _mark_path(game_path)
+    if not path.exists():
+        gamefile.write_atomic(path, "")  # (synced before the game is saved)
+
+
+def unmark(game_path) -> None:
+    _mark_path(game_path).unlink(missing_ok=True)
+
+
+def catch_up(archive_dir, game_path, now: datetime | None = None) -> str:
+    """Commit the record of the game as saved when a change was saved but not archived (a
+    judge killed in between); never raise. Return a warning, or ""."""
+    if archive_dir is None or not _mark_path(game_path).exists():
+        return ""
+    try:
+        game = gamefile.load(game_path)
+    except JudgeError as e:
+        return f"the public record of {Path(game_path).stem} was not archived ({e})"
+    return keep(archive_dir, game, game_path, now)
+
+
 def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
     """Commit the record after a change; never raise. Return a warning, or ""."""
     if archive_dir is None:
@@ -83,6 +119,7 @@ def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
     name = Path(game_path).stem
     try:
         commit(game, name, archive_dir)
+        unmark(game_path)
         return ""
     except Exception as e:  # noqa: BLE001 - the game is saved; the archive must never block it
         warning = f"the public record of {name} was not archived ({e}); it will be tried again with the next change"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from judge.record.corrections import check_move
 from judge.engine.game import Game
 from judge.record.entries import public_log
-from judge.engine.rng import Rng
 
 __all__ = ["all_events", "at_move", "each_move", "moves"]
 
@@ -44,7 +43,7 @@ class _Stopping(Game):
     def _apply(self, state, order, rng) -> None:
         super()._apply(state, order, rng)
         if state["move"] == self.target:
-            raise _Reached(self._like(self.copy_state(state), Rng(rng.seed, rng.draws)))
+            raise _Reached(self._like(self.copy_state(state), rng.at(rng.draws)))
 
 
 class _Watched(Game):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.engine.errors import GameFileError
+from judge.engine.errors import GameFileError, UsageError
 from judge.engine.game import Game
 from judge.record.entries import public_log
 
@@ -89,13 +89,33 @@ def text(game: Game, name: str) -> str:
 
 
 def export(game: Game, name: str, out) -> None:
-    """Write the record to `out` atomically."""
+    """Write the record to `out` atomically: a new file, or over an earlier public record of
+    the same game, never over anything else (the game file itself, another game's record)."""
     from judge.store.gamefile import write_atomic
 
     out = Path(out).absolute()
     if not out.parent.is_dir():
         raise GameFileError(f"no directory {out.parent} for the record")
+    if out.exists() or out.is_symlink():
+        _check_replaceable(out, game, name)
     write_atomic(out, text(game, name))
+
+
+def _check_replaceable(out: Path, game: Game, name: str) -> None:
+    """Refuse (UsageError) unless `out` holds an earlier public record of this very game."""
+    from judge.store import gamefile
+
+    refusal = (f"{out} exists and is not an earlier public record of game {name}: judge export writes "
+               "only a new file or over such a record, never over a game file or anything else; "
+               "remove it first or choose another name")
+    try:
+        data = gamefile.parse_toml(gamefile.read_bytes(out), str(out))
+    except GameFileError:
+        raise UsageError(refusal) from None
+    same = {"record": KIND, "game": name, "ruleset": game.ruleset.name, "commitment": game.commitment,
+            "players": list(game.players)}
+    if any(data.get(key) != value for key, value in same.items()):
+        raise UsageError(refusal)
 
 
 def load_game(path) -> Game:

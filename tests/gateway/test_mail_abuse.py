@@ -151,7 +151,7 @@ def test_a_third_block_for_one_game_is_not_read(site):
 def test_a_refused_block_is_judged_once(site, monkeypatch):
     calls = []
     real = Game.submit
-    monkeypatch.setattr(Game, "submit", lambda self, *a: calls.append(1) or real(self, *a))
+    monkeypatch.setattr(Game, "submit", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
     first = site.load().awaiting()[0]
     body = block(first, site.passwords[first], *["standing"] * 60, "cancel 99")
     answer = reply(send(site, message(address(first), body)), address(first))

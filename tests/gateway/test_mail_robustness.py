@@ -205,7 +205,7 @@ def test_the_seen_list_is_bounded_and_forgotten_answers_are_deleted(site, monkey
     for raw in raws:
         send(site, raw)
     seen = site.load().meta["mail"]["seen"]
-    assert seen == [message_key(f"<m{n}@p.test>") for n in (2, 3, 4)]
+    assert seen == [message_key(f"<m{n}@p.test>", sender=address(first)) for n in (2, 3, 4)]
     assert sorted(os.listdir(site.cfg.games / ".mail" / "replies")) == sorted(f"g1.{k}" for k in seen)
     assert KEEP_SEEN == 500
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from judge.engine import bots, standing
+from judge.engine import bots
 from judge.store import gamefile
 from judge.cli import NOT_JUDGED_EXIT, app
 from judge.engine.errors import JudgeError
@@ -20,10 +20,10 @@ from judge.engine.game import Game
 from judge.engine.rng import Rng
 from judge.rulesets.mogul.rules import Mogul
 
-from registry import config_id, configs, many, new_game, random_bots
+from registry import config_id, configs, many, new_game, positions, random_bots, redrawn
 
 GAMES = many("JUDGE_FAIR_GAMES", 1)
-EVERY = 23  # orders between the positions checked
+EVERY = 23  # orders between the positions checked (registry.positions)
 BATCHES = 4  # batches tried per player and position
 TRIES = 2  # redraws of the hidden facts per batch
 
@@ -35,14 +35,6 @@ def answer(game: Game, player: str, lines: list[str]) -> tuple:
     except JudgeError as e:
         return ("refused", str(e), e.exit_code)
     return ("accepted", [str(o) for o in accepted], accepted.not_judged())
-
-
-def redrawn(game: Game, player: str, salt: int) -> Game:
-    """The game with what `player` may not know redrawn, and another generator from here on."""
-    state = game.ruleset.resample_hidden(game.state, player, Rng(salt))
-    state = standing.resample(game, state, player, Rng(salt + 1))
-    rng = Rng((game.rng.seed + 7919 * (salt + 1)) % 2**63, game.rng.draws)
-    return game.with_state(state, rng)
 
 
 def batches(game: Game, player: str, vocabulary: list[str], rng: Rng, edge: bool) -> list[list[str]]:
@@ -88,37 +80,10 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
     return out
 
 
-def positions(config, seed: int):
-    """Every EVERY-th position of a random game, and every position whose next order ends a
-    round or a phase (where cards are turned and dice rolled)."""
-    game = new_game(*config, seed)
-    vocabulary, rng = {"pass", "standing", "cancel", "cancel 1"}, Rng(seed)
-    while not game.is_over():
-        for p in game.awaiting():
-            vocabulary.update(game.view(p)["orders"])
-        for p in game.players:
-            vocabulary.update(game.ruleset.standing_examples(game.state, p))
-        if not rng.below(4):  # now and then someone gives a standing order
-            p = rng.choice(game.players)
-            try:
-                game.submit(p, [rng.choice(game.ruleset.standing_examples(game.state, p) or ["standing"])])
-            except JudgeError:
-                pass
-            if game.is_over():
-                break
-        ahead = game.copy()
-        player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
-        ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])
-        edge = ahead.ruleset.summary(ahead.state) != game.ruleset.summary(game.state)
-        if edge or len(game.log) % EVERY == 0:
-            yield game, vocabulary, edge
-        game = ahead
-
-
 @pytest.mark.parametrize("config", configs(), ids=config_id)
 def test_no_answer_depends_on_what_the_player_may_not_know(config):
     for seed in range(GAMES):
-        for game, vocabulary, edge in positions(config, seed):
+        for game, vocabulary, edge in positions(config, seed, EVERY):
             assert unfair_answers(game, sorted(vocabulary), seed, edge) == []
 
 

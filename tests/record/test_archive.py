@@ -21,7 +21,7 @@ from judge.gateway import deadlines, inbox as gateway
 from judge.mail import passwords
 from judge.engine.ruleset import GM
 
-from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, reply
+from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, new_game, reply
 
 ARCHIVE = '[archive]\ngit = "archive"\n'
 
@@ -298,3 +298,55 @@ def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):
     config.write_text('address = "judge@example.org"\n' + ARCHIVE)
     code, out, err = judge("tick", "--config", config)
     assert code == 2 and "needs gm" in err
+
+
+# ---- a judge killed between the save and the commit (issue 23, item 11) ------------------------
+def killed_while_committing(monkeypatch, repo):
+    """archive.commit as a judge killed halfway through it: its temporary file left behind."""
+    from judge.record import archive
+
+    def killed(game, name, where):
+        (repo / game.ruleset.name).mkdir(exist_ok=True)
+        (repo / game.ruleset.name / f".{name}.toml.4242-0.tmp").write_text("half a record")
+        raise SystemExit(137)
+
+    monkeypatch.setattr(archive, "commit", killed)
+
+
+def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command(tmp_path, monkeypatch):
+    _, config, repo = archived_site(tmp_path)
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11", "--config", config)
+    with monkeypatch.context() as m:
+        killed_while_committing(m, repo)
+        code, _, _ = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
+    assert code == 137 and len(gamefile.load(path).log) == 1 and len(subjects(repo)) == 1  # saved, not archived
+    assert git(repo, "status", "--porcelain", "--untracked-files=all").strip()  # the killed write's file
+    # the next command, although refused, brings the archive up to date and leaves no stray file
+    code, _, err = judge("order", path, "--as", "nobody", "bid", "--config", config)
+    assert code != 0 and "no player" in err
+    said = subjects(repo)
+    assert len(said) == 2 and said[1].startswith("mogul/friday: move 1, ")
+    assert tomllib.loads((repo / "mogul" / "friday.toml").read_text())["log"] == gamefile.load(path).log
+    assert git(repo, "status", "--porcelain", "--untracked-files=all").strip() == ""
+    assert not list(tmp_path.glob(".friday.archive-pending"))
+    judge("order", path, "--as", "nobody", "bid", "--config", config)
+    assert len(subjects(repo)) == 2  # nothing more to catch up
+
+
+def test_the_last_change_of_a_mail_game_killed_before_its_commit_is_archived_by_the_next_tick(tmp_path, monkeypatch):
+    site, config, repo = archived_site(tmp_path)
+    monkeypatch.setattr(passwords, "N", 2**4)
+    pw = new_game(site)
+    game = site.load()
+    who = game.awaiting()[0]
+    with monkeypatch.context() as m:
+        killed_while_committing(m, repo)
+        with pytest.raises(SystemExit):
+            gateway.handle(message(address(who), f"game g1\nplayer {who} {pw[who]}\n#1 {bots.choose(game, who)}\n"),
+                           site.cfg, site.outbox(), T0)
+    assert len(site.load().log) == 1 and not (repo / "mogul" / "g1.toml").exists()
+    assert judge("tick", "--config", config, "--now", T0.isoformat())[0] == 0  # nothing to do, but this
+    assert len(subjects(repo)) == 1
+    assert tomllib.loads((repo / "mogul" / "g1.toml").read_text())["log"] == site.load().log
+    assert git(repo, "status", "--porcelain", "--untracked-files=all").strip() == ""

@@ -1,0 +1,132 @@
+"""Tried as a cheating player would (issue 23): anonymous press that stays anonymous (item 6), a
+password pasted in press that reaches nobody (item 7), and a Message-ID that another player
+cannot pre-empt (item 8)."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from judge.engine import bots
+from judge.gateway import inbox as gateway
+from judge.mail import passwords
+from judge.record import public as record
+from judge.store import config as configs
+from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, new_game, reply, text, to
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch):
+    monkeypatch.setattr(passwords, "N", 2**4)
+
+
+@pytest.fixture
+def site(tmp_path):
+    s = make_site(tmp_path)
+    path = tmp_path / "judge.toml"
+    path.write_text(path.read_text() + '[archive]\ngit = "archive"\n')
+    s.cfg = configs.load(path)
+    subprocess.run(["git", "init", "-q", str(tmp_path / "archive")], check=True)
+    s.passwords = new_game(s)
+    s.take()
+    return s
+
+
+def send(site, who: str, *lines: str, message_id: str | None = None, sender: str = "") -> list:
+    body = f"game g1\nplayer {who} {site.passwords[who]}\n" + "".join(f"{line}\n" for line in lines)
+    gateway.handle(message(sender or address(who), body, message_id=message_id), site.cfg, site.outbox(), T0)
+    return site.take()
+
+
+def commits(site) -> list[str]:
+    """The record in each of the archive's commits, oldest first."""
+    repo = site.cfg.archive
+    out = []
+    for sha in subprocess.run(["git", "-C", str(repo), "rev-list", "--reverse", "HEAD"], capture_output=True,
+                              text=True).stdout.split():  # (none before the first change)
+        shown = subprocess.run(["git", "-C", str(repo), "show", f"{sha}:mogul/g1.toml"], capture_output=True,
+                               text=True, check=True).stdout
+        out.append(shown)
+    return out
+
+
+def allow_anonymous_press(site) -> None:
+    game = site.load()
+    game.meta["mail"]["press"] = "anon"
+    from judge.store import gamefile
+
+    gamefile.save(game, site.game_path())
+
+
+# ---- item 6: anonymous press -------------------------------------------------------------
+def test_anonymous_press_with_an_order_comes_in_its_own_mail_and_its_own_commit(site):
+    allow_anonymous_press(site)
+    game = site.load()
+    first = game.awaiting()[0]
+    before = len(commits(site))
+    mails = send(site, first, "press anon all who bids next?", f"#{game.move} {bots.choose(game, first)}")
+    assert "All applied." in reply(mails, address(first))
+    for who in [p for p in game.players if p != first]:
+        theirs = to(mails, address(who))
+        press = [m for m in theirs if "who bids next?" in text(m)]
+        assert len(press) == 1 and "anonymous player" in press[0]["Subject"]
+        assert first not in text(press[0]) and "move" not in text(press[0])  # the press alone
+        assert all("who bids next?" not in text(m) for m in theirs if m is not press[0])  # not beside the report
+    assert [m for m in to(mails, OBSERVER) if "who bids next?" in text(m)]
+    assert [m for m in to(mails, GM_ADDRESS) if "who bids next?" in text(m)]
+    archived = commits(site)[before:]
+    assert len(archived) == 2  # the order, then the press: never in one commit
+    assert "who bids next?" not in archived[0] and "who bids next?" in archived[1]
+    assert 'from = "anonymous"' in archived[1] and site.load().meta["mail"].get("press_pending") is None
+
+
+def test_anonymous_press_is_never_in_the_mail_that_says_who_is_away(site):
+    allow_anonymous_press(site)
+    mails = send(site, "carol", "away until 2026-05-09", "press anon all boo", "press anon bob psst")
+    assert "All applied." in reply(mails, address("carol"))
+    for m in mails:
+        if m["To"] != address("carol") or not m["Subject"].startswith("Re:"):
+            body = text(m)
+            assert not ("carol is away" in body and ("boo" in body or "psst" in body)), body
+    assert [m for m in to(mails, address("bob")) if "psst" in text(m) and "to you only" in text(m)]
+    assert not [m for m in to(mails, address("alice")) if "psst" in text(m)]
+
+
+def test_anonymous_press_in_a_refused_block_is_not_sent(site):
+    allow_anonymous_press(site)
+    mails = send(site, "carol", "press anon all boo", "zzz")
+    assert "Nothing was applied" in reply(mails, address("carol"))
+    assert not [m for m in mails if "boo" in text(m) and not m["Subject"].startswith("Re:")]
+    assert "press_pending" not in site.load().meta["mail"]
+
+
+# ---- item 7: a password pasted in press ---------------------------------------------------
+def test_a_password_pasted_in_press_reaches_no_mail_record_or_commit(site):
+    secret = site.passwords["alice"]
+    mails = send(site, "alice", f"press all my password is {secret} oops", f"press bob {secret}",
+                 "set password kangaroo-river-42", "press all new one: kangaroo-river-42")
+    assert "All applied." in reply(mails, address("alice"))
+    for m in mails:
+        assert secret not in text(m) and "kangaroo-river-42" not in text(m), (m["To"], text(m))
+    assert any("my password is ******** oops" in text(m) for m in to(mails, address("bob")))
+    game = site.load()
+    public = record.text(game, "g1")
+    assert secret not in public and "kangaroo-river-42" not in public and "********" in public
+    assert not any(secret in c or "kangaroo-river-42" in c for c in commits(site))
+
+
+# ---- item 8: a Message-ID pre-empted ------------------------------------------------------
+def test_another_players_message_id_sent_first_does_not_stop_the_real_message(site):
+    game = site.load()
+    first = game.awaiting()[0]
+    other = next(p for p in game.players if p != first)
+    mid = "<future-message@players.test>"
+    mails = send(site, other, "help", message_id=mid)  # bob writes first, from his own address
+    assert "All applied." in reply(mails, address(other))
+    order = f"#{game.move} {bots.choose(game, first)}"
+    mails = send(site, first, order, message_id=mid)
+    answer = reply(mails, address(first))
+    assert "All applied." in answer and "handled before" not in answer
+    assert len(site.load().log) == len(game.log) + 1
+    mails = send(site, first, order, message_id=mid)  # the same message delivered again: known
+    assert "All applied." in reply(mails, address(first)) and len(site.load().log) == len(game.log) + 1
