@@ -723,13 +723,15 @@ def archive(
 
 
 @app.command(name="site")
-def site_(source: Path, out: Path) -> None:
+def site_(source: Path, out: Path, config: Optional[Path] = _config_option()) -> None:
     """Write the static site of the games at SOURCE (a game file, a public record, a games
     directory or an archive repository) into the folder OUT: an index, a page per game with its
-    report at every move, charts, Atom feeds, CSV and JSON; from public records only."""
+    report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
+    (with the configuration's [league] aliases); from public records only."""
     from judge.site import build
 
-    count, warnings = build.build(source, out)
+    cfg = _site(config)
+    count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
     typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")

@@ -157,7 +157,8 @@ class Change:
                 if self.cfg.site is not None:  # the static site, rebuilt for this game (judge/site)
                     from judge.site import build as site
 
-                    self.warning = site.update(self.cfg.site, game, self.path, self.cfg.archive, self.now) or self.warning
+                    self.warning = site.update(self.cfg.site, game, self.path, self.cfg.archive, self.now,
+                                               self.cfg.aliases) or self.warning
             outcome = self.outcome or "; ".join(self.notices) or self._logged()
             if mail is not None and (outcome or self.journal):
                 from judge.mail.journal import journal_path, record

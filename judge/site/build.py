@@ -3,6 +3,7 @@ one game's files and the index after an archived change ([archive] site), and co
 the archive repository when the site lies in it. The layout:
 
     OUT/index.html  site.css  site.js  feed.atom  games.json (what the index and feed show of each game)
+    OUT/league.html  league.json (what the league reads of each finished game)
     OUT/RULESET/GAME.html  GAME.atom  GAME.csv  GAME.json
 """
 from __future__ import annotations
@@ -13,20 +14,22 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from judge.engine.errors import JudgeError
-from judge.site import feeds, pages, series, sources
+from judge.site import feeds, league, pages, series, sources
 
 STATIC = ("site.css", "site.js")
 INDEX = "games.json"
 
 
-def build(source, out, now: datetime | None = None) -> tuple[int, list[str]]:
-    """The site of every game at `source` in `out`: (games written, warnings)."""
+def build(source, out, now: datetime | None = None, aliases: dict | None = None) -> tuple[int, list[str]]:
+    """The site of every game at `source` in `out`: (games written, warnings). `aliases`: the
+    league's ([league] aliases of judge.toml)."""
     records, warnings = sources.records(source)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     games = _known(out)
     for record in records:
         games[_key(record)] = write_game(record, out, now)
+    warnings += league.build(out, records, aliases, _write)
     write_index(out, games, now)
     return len(records), warnings
 
@@ -76,7 +79,7 @@ def write_index(out: Path, games: dict, now: datetime | None) -> None:
     _write(out / INDEX, json.dumps({"games": listed}, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 
-def update(site_dir, game, game_path, archive_dir=None, now: datetime | None = None) -> str:
+def update(site_dir, game, game_path, archive_dir=None, now: datetime | None = None, aliases: dict | None = None) -> str:
     """Rewrite the site's files of the game at `game_path` and the index after a change, and
     commit them when the site lies in the archive repository; never raise. Return a warning, or ""."""
     if site_dir is None:
@@ -89,6 +92,7 @@ def update(site_dir, game, game_path, archive_dir=None, now: datetime | None = N
         sources.check(record, name)
         games = _known(out)
         games[_key(record)] = write_game(record, out, now)
+        league.update(out, record, archive_dir, aliases, _write)
         write_index(out, games, now)
         if archive_dir is not None:
             _commit(Path(archive_dir), out, f"{record['ruleset']}/{name}: the site at move {record['move']}")

@@ -96,5 +96,10 @@ def game_page(record: dict, audit: str | None) -> str:
         final_chart=charts.bars("Final standings", [(r["player"], r["score"]) for r in final if "score" in r]))
 
 
+def league_page(fragment: str) -> str:
+    """The league's page around its HTML (judge/league/html.py `fragment`, escaped there)."""
+    return _env().get_template("league.html.j2").render(league=fragment)
+
+
 def index_page(games: list[dict]) -> str:
     return _env().get_template("index.html.j2").render(games=games)

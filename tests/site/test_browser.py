@@ -148,3 +148,15 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     finally:
         browser.set_window_size(900, 1100)
+
+
+def test_the_index_links_the_league_page(browser, site, games_dir):
+    from selenium.webdriver.common.by import By
+
+    browser.get((site / "index.html").as_uri())
+    browser.find_element(By.LINK_TEXT, "League: ratings and reliability").click()
+    assert browser.current_url.endswith("/league.html") and browser.title == "League"
+    sections = browser.find_elements(By.CSS_SELECTOR, "section.league")
+    finished = {r["ruleset"] for r in records(games_dir).values() if r.get("complete")}
+    assert {s.get_attribute("id") for s in sections} == {f"league-{rs}" for rs in finished} | {"league-all"}
+    assert "alice" in sections[0].find_element(By.TAG_NAME, "tbody").text

@@ -36,9 +36,16 @@ class Check:
         if Counter(cards) != Counter(self.all_cards()):
             fail(f"cards do not add up: deck, revealed card, shares and box are not the {len(self.all_cards())} cards of the game")
         a = state["auction"]
+        for key in ("in", "out"):  # (a pass moves its player from one list to the other)
+            if not isinstance(a.get(key), list) or not all(isinstance(p, str) and p in seats for p in a[key]):
+                fail(f"state.auction.{key} must be a list of players")
         if state["phase"] == "auction":
-            if a["turn"] not in a["in"] or not set(a["in"]) <= set(seats) or set(a["in"]) & set(a["out"]):
+            if a["turn"] not in a["in"] or set(a["in"]) & set(a["out"]):
                 fail("state.auction is inconsistent: the player to act is not in the auction")
+            if sorted(a["in"] + a["out"]) != sorted(seats):
+                fail("state.auction.in and out must name every player once between them")
+            if len(a["in"]) < 2:
+                fail("state.auction.in must hold at least two players while the auction is on")
         elif state["phase"] in ("winner", "second"):
             if state["winner"] not in seats or state["second"] not in seats or state["winner"] == state["second"]:
                 fail("state.winner and state.second must be two different players")

@@ -3,6 +3,7 @@ secrets, reports, and whole bot games checked after every order."""
 from collections import Counter
 
 import pytest
+import tomli_w
 from typer.testing import CliRunner
 
 from judge.engine import bots
@@ -326,3 +327,26 @@ def test_mogul_game_saved_while_the_second_sells_loads_again():
     while g.state["phase"] != "second":
         bots.play_one(g)
     assert gamefile.parse(gamefile.dumps(g).encode(), "test").state == g.state
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda a: a.update(out={}), "state.auction.out must be a list of players"),          # pass: AttributeError
+    (lambda a: a.update(out=""), "state.auction.out must be a list of players"),
+    (lambda a: a.update({"in": [a["turn"]], "out": [p for p in a["in"] + a["out"] if p != a["turn"]]}),
+     "at least two players"),                                                              # pass: IndexError
+    (lambda a: a.update({"in": [*a["in"], a["in"][0]]}), "every player once between them"),
+])
+def test_a_hand_edited_auction_that_would_crash_later_is_refused_on_loading(tmp_path, edit, message):
+    """Issue 24, item 7: such files passed the check and loaded, then crashed when the player in
+    turn passed (`judge orders` works; the order does not)."""
+    game = new(n=4, seed=3)
+    path = tmp_path / "g.toml"
+    gamefile.create(game, path)
+    data = gamefile.parse_toml(path.read_bytes(), str(path))
+    assert data["state"]["phase"] == "auction"
+    edit(data["state"]["auction"])
+    text = path.read_text()
+    path.write_text(tomli_w.dumps({k: v for k, v in data.items() if k != "log"}) + text[text.index("[log]"):])
+    result = CliRunner().invoke(app, ["order", str(path), "--as", data["state"]["auction"]["turn"], "pass"])
+    assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
