@@ -114,8 +114,8 @@ class Game:
         rng = Rng(seed, key=key)
         state = cls._initial_state(rs, players, values, rng, setup)
         salt = os.urandom(16).hex() if salt is None else salt
-        return cls(rs, players, values, setup, rng, state, [], salt=salt,
-                   commitment=commitment(rs, players, values, setup, seed, salt, key))
+        return cls(rs, players, values, setup, rng, state, [], {standing.NOTES_KEY: standing.UNTIL_ACTED},
+                   salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key))
 
     @staticmethod
     def _initial_state(rs, players, options, rng, setup) -> dict:

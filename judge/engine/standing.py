@@ -29,7 +29,12 @@ from judge.engine.ruleset import GM, Ruleset
 
 SECRET = "secret: "  # the log text of a standing order given or cancelled starts so
 EVERY = "every round"
-NOTE_ROUNDS = 1  # a stopped standing order's note is shown for the rest of its round and one more
+# A stopped standing order's note is shown until its owner next gives an order or standing
+# command (it records the move it was made at: "move"). Games begun before kept the older rule,
+# for the rest of its round and NOTE_ROUNDS more (a note without "move"): their logs replay to
+# the notes they saved. New games say so in [meta] (NOTES_KEY), so that a replay makes the same.
+NOTE_ROUNDS = 1
+NOTES_KEY, UNTIL_ACTED = "standing_notes", "until the owner acts"
 MAX_EACH = 20  # standing orders a player may hold at once
 MAX_PER_MOVE = 30  # standing orders a player may give or cancel at one move (so also in one message)
 
@@ -129,8 +134,8 @@ def check(state: dict, players: list[str], where: str) -> None:
 
     def entries_ok(entries) -> bool:
         return isinstance(entries, list) and all(
-            isinstance(o, dict) and set(o) == {"round", "text"} and type(o["round"]) is int
-            and isinstance(o["text"], str) for o in entries)
+            isinstance(o, dict) and set(o) - {"move"} == {"round", "text"} and type(o["round"]) is int
+            and isinstance(o["text"], str) and type(o.get("move", 0)) is int for o in entries)
     if not (isinstance(standing, dict) and standing and set(standing) <= set(players) and all(
             isinstance(mine, dict) and set(mine) == {"orders", "stopped"} and all(map(entries_ok, mine.values()))
             for mine in standing.values())):
@@ -301,6 +306,9 @@ def settle(game, state: dict, rng, log: list[str], after: Order | None = None, a
     return (order, what it showed, the state just after it) for the first order carried out
     after which the rest of that batch may not be judged ("", "", None if none)."""
     rs = game.ruleset
+    if actor is not None and actor in state.get("standing", {}):  # the owner has read their notes
+        mine = state["standing"][actor]
+        mine["stopped"][:] = [n for n in mine["stopped"] if "move" not in n]
     if after is not None:
         _watch_stops(game, state, after)
     if extra is not None and actor is not None:
@@ -362,16 +370,17 @@ def _next(game, state, only) -> tuple[str, Order] | None:
                     continue
                 return p, game._parse(state, p, text, text)
             except JudgeError as e:
-                _stop(rs, state, p, o, getattr(e, "message", lambda: str(e))())
+                _stop(game, state, p, o, getattr(e, "message", lambda: str(e))())
                 seen = None
     return None
 
 
-def _stop(rs, state, player, order: dict, why: str) -> None:
+def _stop(game, state, player, order: dict, why: str) -> None:
     mine = _mine(state, player)
     mine["orders"].remove(order)
-    mine["stopped"].append({"round": rs.standing_round(state),
-                            "text": f'"{order["text"]}" stopped: {why}'})
+    until_acted = game.meta.get(NOTES_KEY) == UNTIL_ACTED
+    mine["stopped"].append({"round": game.ruleset.standing_round(state),
+                            "text": f'"{order["text"]}" stopped: {why}'} | ({"move": state["move"]} if until_acted else {}))
 
 
 def _watch_stops(game, state, order: Order) -> None:
@@ -385,7 +394,7 @@ def _watch_stops(game, state, order: Order) -> None:
         for o in list(mine["orders"]):
             why = rs.standing_stops(seen, order, p, o["text"].removesuffix(" " + EVERY))
             if why:
-                _stop(rs, state, p, o, why)
+                _stop(game, state, p, o, why)
 
 
 def _expire(rs, state) -> None:
@@ -395,7 +404,7 @@ def _expire(rs, state) -> None:
     now = rs.standing_round(state)
     for mine in state["standing"].values():
         mine["orders"][:] = [o for o in mine["orders"] if o["round"] == now or o["text"].endswith(EVERY)]
-        mine["stopped"][:] = [n for n in mine["stopped"] if now - n["round"] <= NOTE_ROUNDS]
+        mine["stopped"][:] = [n for n in mine["stopped"] if "move" in n or now - n["round"] <= NOTE_ROUNDS]
 
 
 # ---- for the proofs and the bots --------------------------------------------------------------

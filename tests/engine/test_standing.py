@@ -144,13 +144,42 @@ def test_a_standing_order_that_cannot_be_carried_out_stops_and_asks():
     assert "Stopped: " in render(g.view("bob")) and "sell 2" not in render(g.view("alice"))
     assert mine(g, "bob") == [] and replays(g)
     g.submit("bob", ["take"])
-    assert stopped(g, "bob")  # still shown in the next round's reports
+    assert not stopped(g, "bob")  # he has read it: shown until its owner acts (test below)
     g2 = mogul(["green/brown"])
     g2.submit("alice", ["if winner sell 3", "if winner take"])
     g2.submit("alice", ["bid"])
     g2.submit("bob", ["pass"])
     g2.submit("carol", ["pass"])
     assert g2.log[-1] == "4 alice take" and '"if winner sell 3" stopped' in stopped(g2, "alice")[0]
+
+
+def test_a_stopped_note_is_shown_until_its_owner_acts_and_old_games_keep_the_round_rule():
+    """A note lasts until its owner next gives an order or a standing command (it once lasted
+    its round and the next, under a heading listing no orders); a game begun before keeps the
+    older rule, so that its log replays to the notes it saved."""
+    def played(new_rule: bool) -> Game:
+        g = mogul(["green/brown"])
+        if not new_rule:
+            g.meta.clear()  # as a game file written before
+        g.submit("bob", ["if winner sell 2"])
+        g.submit("alice", ["pass"])
+        g.submit("bob", ["bid"])
+        g.submit("carol", ["pass"])  # bob wins: his order stops, the note is made
+        assert stopped(g, "bob") and g.state["round"] == 1
+        return g
+
+    g = played(new_rule=True)
+    assert g.meta == {standing.NOTES_KEY: standing.UNTIL_ACTED}
+    g.submit("alice", ["if second sell none"])  # another player's doings leave it
+    assert stopped(g, "bob") and "Stopped: " in render(g.view("bob"))
+    g.submit("bob", ["take"])  # bob has acted
+    assert not stopped(g, "bob") and "Stopped" not in render(g.view("bob"))
+    assert replays(g)
+    old = played(new_rule=False)
+    old.submit("bob", ["take"])
+    assert stopped(old, "bob")  # the older rule: its round and one more
+    assert replays(old)
+    assert standing.NOTES_KEY not in gamefile.dumps(old)
 
 
 def test_standing_orders_last_the_round_unless_every_round():
