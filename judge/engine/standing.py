@@ -370,7 +370,7 @@ def _next(game, state, only) -> tuple[str, Order] | None:
                     continue
                 return p, game._parse(state, p, text, text)
             except JudgeError as e:
-                _stop(game, state, p, o, getattr(e, "message", lambda: str(e))())
+                _stop(game, state, p, o, e.message() if isinstance(e, OrderError) else str(e))
                 seen = None
     return None
 

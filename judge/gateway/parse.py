@@ -232,9 +232,9 @@ def fallback_id(raw: bytes) -> str:
     its body and of the headers its sender wrote."""
     head, _, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
     digest = hashlib.sha256()
-    for field in re.split(rb"\n(?![ \t])", head):  # each header with its continuation lines
-        if field.split(b":", 1)[0].strip().lower() in _SENDERS_HEADERS:
-            digest.update(field + b"\n")
+    for line in re.split(rb"\n(?![ \t])", head):  # each header with its continuation lines
+        if line.split(b":", 1)[0].strip().lower() in _SENDERS_HEADERS:
+            digest.update(line + b"\n")
     digest.update(b"\n" + body)
     return "<sha256-" + digest.hexdigest() + ">"
 
