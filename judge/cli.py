@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 
 from judge.store import gamefile
 from judge.engine import ruleset as registry, standing
-from judge.engine.errors import GameFileError, JudgeError, NotYourTurn, UsageError, VerifyError
+from judge.engine.errors import GameFileError, IllegalOrder, JudgeError, NotYourTurn, OrderError, UsageError, VerifyError
 from judge.engine.game import Game
 from judge.engine.ruleset import GM
 
@@ -440,7 +440,8 @@ def order(
     The orders come from the arguments, else from --file, else from standard input, one a
     line. '#17 bid' carries the move number it was written for (refused as stale later);
     '# ' or a lone '#' starts a comment. Lines after an order that revealed something (a
-    card, a roll, the turn passed) are NOT JUDGED: send them again. Exit codes: 0 all
+    card, a roll, the turn passed) are NOT JUDGED: send them again. A player's 'resign',
+    'propose end', 'agree end' or 'press' does what it does by mail (alone). Exit codes: 0 all
     applied, 6 applied up to a NOT JUDGED line, 4 refused (nothing applied), 2 usage, 3 game
     file (docs/commands.md)."""
     if gm == bool(as_):
@@ -454,6 +455,10 @@ def order(
             raise UsageError(f"cannot read {file}: {e.strerror}") from None
     else:
         text = _read_text("standard input", sys.stdin.buffer.read(MAX_INPUT + 1))
+    line = _player_line(text)
+    if line is not None:
+        return _give_player_line(game_file, config, as_, gm, line, as_json)
+
     def give(g):
         who = GM if gm else g.player_name(as_)
         seen = registry.visible_events(g.state, who)
@@ -481,6 +486,68 @@ def order(
         _echo_waiting(game)
     if accepted.unjudged:
         raise typer.Exit(NOT_JUDGED_EXIT)
+
+
+def _player_line(text: str) -> str | None:
+    """The line of `text` if it is `resign`, `propose end`, `agree end` or `press` (what a
+    player writes by mail besides orders), else None: such a line comes alone."""
+    from judge.mail import players
+
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not any(players.is_player_line(line) for line in lines):
+        return None
+    if len(lines) != 1:
+        raise UsageError("give resign, propose end, agree end or press alone, one in a 'judge order'")
+    return lines[0]
+
+
+def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str], gm: bool, line: str,
+                      as_json: bool) -> None:
+    """Carry out a player's `resign`, `propose end`, `agree end` or `press` as the mail gateway
+    does (one implementation: judge/mail/players.py), in one change: in a mail game everyone is
+    told by mail (the configuration is needed), press to one player is mailed to them, and
+    anonymous press goes as a change of its own (judge/gateway/selfservice.py)."""
+    from judge.change.unit import Change
+    from judge.mail import players
+    from judge.mail.outbox import compose
+
+    verb, args = line.split()[0].lower(), line.split()[1:]
+    with Change(game_file, _site(config), needs_mail=True) as unit:
+        game, m = unit.game, unit.game.meta.get("mail")
+        try:
+            if gm:
+                raise JudgeError(f"'{verb}' is a player's line: give it with --as PLAYER")
+            who = game.player_name(as_)
+            if verb == "resign":
+                notice = players.resign(game, m, who, args)
+            elif verb == "press":
+                said = players.press(game, m, who, args)
+                notice = players.send_press(game, m, who, said)
+                if notice is None and not said.anonymous:
+                    unit.mails.append(compose(unit.cfg, unit.mail.address(said.to), f"game {unit.name}: press "
+                                              f"from {who}", players.private_press(unit.name, who, said.text)))
+            else:
+                notice = players.vote_end(game, m, who, args, proposing=verb == "propose")
+        except OrderError:
+            raise
+        except JudgeError as e:
+            raise IllegalOrder(str(e), line) from None
+        if m is not None:
+            players.play_resigned(game, m)
+        unit.notices += [notice] if notice else []
+        told = notice or (f"press to {said.to} sent" if not said.anonymous else
+                          "anonymous press: sent on its own, apart from this change")
+    _warn(unit.warning)
+    if m is not None and m.get("press_pending"):
+        from judge.gateway.selfservice import deliver_anonymous_press
+
+        deliver_anonymous_press(unit.path, unit.name, unit.cfg, None, unit.now)
+    if unit.box_down:
+        typer.echo(f"judge: {unit.box_down}", err=True)
+    if as_json:
+        return _json({"accepted": [], "told": told, **unit.game.status()})
+    typer.echo(f"ok: {told}")
+    _echo_waiting(unit.game)
 
 
 def _changed(game_file: Path, config: Optional[Path], change):

@@ -16,8 +16,7 @@ from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from judge.gateway import selfservice
-from judge.mail import settings
+from judge.mail import players, settings
 from judge.engine.ruleset import GM
 
 
@@ -76,7 +75,7 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             if notices:
                 outcome = "; ".join(notices)
                 notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
-                selfservice.play_resigned(game, mg.m)
+                players.play_resigned(game, mg.m)
                 mg.reset_deadline(now)
                 change.notices += notices
             else:

@@ -37,6 +37,7 @@ from judge.engine.errors import (
 )
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
+from judge.mail import players
 from judge.mail.addresses import is_address
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
@@ -396,7 +397,7 @@ class Run:
                 continue
             i += 1
         if self.ok:  # resigned seats' turns that the lines brought, played by the bot
-            selfservice.play_resigned(self.game, self.mg.m)
+            players.play_resigned(self.game, self.mg.m)
         # Answers (history, report...) only for a block applied whole, from the game as saved:
         # never from a position the block reached but did not keep.
         self.answers = [a() if callable(a) else a for a in self.answers] if self.ok else []

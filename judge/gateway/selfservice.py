@@ -17,11 +17,8 @@ import secrets
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from judge.engine import bots
 from judge.engine.errors import JudgeError
-from judge.engine.game import AGREED_END
-from judge.engine.standing import is_secret_entry
-from judge.engine.ruleset import GM
+from judge.mail import players
 from judge.mail.settings import setting
 from judge.mail.outbox import compose
 from judge.mail.addresses import is_address
@@ -33,8 +30,6 @@ GM_SETTINGS = {  # `set KEY VALUE` from the game master: how VALUE is read
     "absent_after": lambda v: _number(v, 0, 1000),
     "skip_weekends": lambda v: _choice(v, ("yes", "no")) == "yes",
 }
-MAX_PRESS = 2000  # characters of one press line
-KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
 
 
 def _choice(value: str, allowed: tuple) -> str:
@@ -159,94 +154,26 @@ def _back(run, player, args):
 
 
 def _resign(run, player, args):
-    _nothing_after("resign", args)
-    if run.game.is_over():
-        raise JudgeError("the game has ended")
-    entry = _entry(run, player)
-    if entry.get("resigned"):
-        raise JudgeError("you have resigned already")
-    if still_in(run.game, run.mg.m) == [player]:
-        raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
-    entry["resigned"] = True
-    from judge.record import conduct, corrections
-
-    conduct.resigned(run.game, player, corrections.holder(run.game, player))  # for the league: all are told below
-    run.notices.append(f"{player} has resigned: the judge's bot plays the seat {player} from now on.")
-
-
-def still_in(game, m: dict) -> list[str]:
-    return [p for p in game.players if not m["players"][p].get("resigned")]
+    run.notices.append(players.resign(run.game, run.mg.m, player, args))
 
 
 def _propose(run, player, args):
-    if [a.lower() for a in args] != ["end"]:
-        raise JudgeError("write propose end")
-    _vote(run, player, proposing=True)
+    run.notices.append(players.vote_end(run.game, run.mg.m, player, args, proposing=True))
 
 
 def _agree(run, player, args):
-    if [a.lower() for a in args] != ["end"]:
-        raise JudgeError("write agree end")
-    _vote(run, player, proposing=False)
-
-
-def _vote(run, player, proposing: bool) -> None:
-    m, game = run.mg.m, run.game
-    if game.is_over():
-        raise JudgeError("the game has ended")
-    votes = m.get("end_votes", [])
-    if not proposing and not votes:
-        raise JudgeError("nobody has proposed to end the game (write propose end)")
-    if player in votes:
-        raise JudgeError("you have agreed already")
-    m["end_votes"] = votes = [*votes, player]
-    waiting = [p for p in still_in(game, m) if p not in votes]
-    if waiting:
-        first = "proposes" if len(votes) == 1 else "agrees"
-        run.notices.append(f"{player} {first} to end the game now, scored as it stands; it ends when "
-                           f"every player still in agrees (write 'agree end'). Still to agree: {', '.join(waiting)}.")
-        return
-    game.submit(GM, [AGREED_END])
-    del m["end_votes"]
-    run.notices.append(f"The players ({', '.join(votes)}) agreed to end the game at move {game.move - 1}; "
-                       "it is scored as it stands.")
+    run.notices.append(players.vote_end(run.game, run.mg.m, player, args, proposing=False))
 
 
 def _press(run, player, args):
-    m, game = run.mg.m, run.game
-    allowed = setting(m, "press")
-    if allowed == "off":
-        raise JudgeError("the game master does not allow press in this game")
-    anon = bool(args) and args[0].lower() == "anon"
-    if anon and allowed != "anon":
-        raise JudgeError("the game master does not allow anonymous press in this game")
-    args = args[1:] if anon else args
-    if len(args) < 2:
-        raise JudgeError("write press PLAYER TEXT, press all TEXT or press anon all TEXT")
-    text = run.hide(" ".join(args[1:]))  # a password pasted in press reaches nobody, nor the record
-    if len(text) > MAX_PRESS:
-        raise JudgeError(f"press is at most {MAX_PRESS} characters a line")
-    to = "all" if args[0].lower() == "all" else game.player_name(args[0])
-    if to in (GM, player):
-        raise JudgeError("press goes to all or to one of the others")
-    if anon:  # delivered and archived apart from the rest of the block (deliver_anonymous_press)
-        m.setdefault("press_pending", []).append({"to": to, "text": text})
-        return
-    sender = player
-    if to == "all":
-        run.notices.append(f"Press from {sender} to all: {text}")
-        _keep_press(game, player, text)
-        return
-    body = (f"Press in game {run.name} from {sender}, to you only:\n\n  {text}\n\n"
-            f"To answer, write 'press {player} YOUR TEXT' in a block for game {run.name}.\n")
-    run.mails.append(compose(run.cfg, run.mg.address(to), f"game {run.name}: press from {sender}", body))
-
-
-def _keep_press(game, sender: str, text: str) -> None:
-    """Press to all, kept for the game's public record (the latest KEEP_PRESS)."""
-    kept = game.meta.setdefault("press", [])
-    kept.append({"move": game.move, "from": sender, "text": text})
-    del kept[:-KEEP_PRESS]
+    # a password pasted in press reaches nobody, nor the record (run.hide)
+    said = players.press(run.game, run.mg.m, player, args, hide=run.hide)
+    notice = players.send_press(run.game, run.mg.m, player, said)
+    if notice is not None:
+        run.notices.append(notice)
+    elif not said.anonymous:
+        run.mails.append(compose(run.cfg, run.mg.address(said.to), f"game {run.name}: press from {player}",
+                                 players.private_press(run.name, player, said.text)))
 
 
 def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
@@ -265,11 +192,11 @@ def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
         subject = f"game {name}: press from an anonymous player"
         for press in pending:
             if press["to"] == "all":
-                _keep_press(game, "anonymous", press["text"])
+                players.keep_press(game, "anonymous", press["text"])
                 body = f"Press in game {name} from an anonymous player, to all:\n\n  {press['text']}\n"
                 targets = [a for a, _ in mg.recipients()] + [cfg.gm]
             else:
-                body = f"Press in game {name} from an anonymous player, to you only:\n\n  {press['text']}\n"
+                body = players.private_press(name, "", press["text"], anonymous=True)
                 targets = [mg.address(press["to"])]
             change.mails += [compose(cfg, address, subject, body) for address in targets]
         change.outcome = f"anonymous press delivered ({len(pending)})"
@@ -364,16 +291,4 @@ def gm_notes(m: dict, player: str) -> str:
 
 
 # ---- what the rest of the mail judge asks --------------------------------------------------
-def play_resigned(game, m: dict) -> None:
-    """The bot's orders for resigned seats, as long as one of them is awaited (and the game
-    is not paused: then on `resume`)."""
-    # The ruleset's bound on a game's length counts the public orders, as `judge simulate` does:
-    # players' secret standing-order entries are not moves (they once made it stop short).
-    played = sum(1 for e in game.log if not is_secret_entry(e))
-    while not m["paused"] and not game.is_over() and played <= game.ruleset.max_moves:
-        seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
-        if seat is None:
-            return
-        played += bots.new_public(game, lambda: game.submit(seat, [bots.choose(game, seat)]))
-
 

@@ -4,7 +4,8 @@ unchanged): per player (players.NAME) `zone`, `mail`, `away_until`, `absences`, 
 `resigned`, `last_report`, `pending_address`; per game `press`, `away_limit`, `away_days`,
 `absent_after`, `skip_weekends`, `end_votes` and `press_pending` (anonymous press waiting to
 be sent apart from the block that sent it). The lines that change them are the
-gateway's (judge/gateway/selfservice.py)."""
+gateway's (judge/gateway/selfservice.py); resign, the votes to end and press are also the
+shell's (both through judge/mail/players.py)."""
 from __future__ import annotations
 
 import re

@@ -10,7 +10,7 @@ from judge.engine import standing
 from judge.engine.errors import GameFileError, IllegalOrder, JudgeError
 from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway, parse as mailparse
-from judge.mail import mailgame, passwords
+from judge.mail import mailgame
 from judge.store import gamefile
 from mailkit import address, block, GM_ADDRESS, message, NAMES, new_game, reply, send, T0, to
 
@@ -223,7 +223,7 @@ def test_a_change_that_would_make_the_file_unloadable_is_refused_and_answered(si
 
 # ---- 5. resigned seats ----------------------------------------------------------------------
 def test_the_bot_plays_a_resigned_seat_however_many_secret_entries_the_log_holds(site, monkeypatch):
-    from judge.gateway import selfservice
+    from judge.mail import players
 
     game = site.load()
     first, other = game.awaiting()[0], next(p for p in NAMES if p not in game.awaiting())
@@ -232,7 +232,7 @@ def test_the_bot_plays_a_resigned_seat_however_many_secret_entries_the_log_holds
     m = mailgame.MailGame(game, "g1").m
     m["players"][first]["resigned"] = True
     monkeypatch.setattr(type(game.ruleset), "max_moves", 5)  # 8 secret entries, no public one
-    selfservice.play_resigned(game, m)
+    players.play_resigned(game, m)
     assert first not in game.awaiting() and game.move > 1
 
 

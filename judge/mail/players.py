@@ -1,0 +1,157 @@
+"""The lines besides orders by which a player changes the game: `resign`, `propose end`,
+`agree end` and `press`. One implementation for the mail gateway (judge/gateway/selfservice.py)
+and the shell (`judge order GAME --as bob "propose end"`, judge/cli.py): each checks the line,
+changes the game (and its [meta.mail]) and returns the notice every player is told; the
+change around it (judge/change/unit.py) mails it.
+
+A game without mail ([meta.mail] absent: a shell game) keeps its votes to end in [meta]
+`end_votes` and has no `resign` (no bot would play the seat) nor press to one player (no mail
+would carry it)."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+from judge.engine.errors import JudgeError
+from judge.engine.game import AGREED_END
+from judge.engine.ruleset import GM
+
+# (the shell's `judge order` imports this module to tell these lines from orders: what only a
+# line of them needs is imported where it is needed)
+
+MAX_PRESS = 2000  # characters of one press line
+KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
+VERBS = ("resign", "propose", "agree", "press")
+
+
+def still_in(game, m: dict | None) -> list[str]:
+    """The players who have not resigned."""
+    if m is None:
+        return list(game.players)
+    return [p for p in game.players if not m["players"][p].get("resigned")]
+
+
+def resign(game, m: dict | None, player: str, args: list[str]) -> str:
+    """`resign`: the judge's bot plays the seat from now on (a mail game's)."""
+    if args:
+        raise JudgeError("'resign' takes nothing after it")
+    if m is None:
+        raise JudgeError("'resign' is for a mail game, where the judge's bot plays the seat after; "
+                         "this game has no mail")
+    if game.is_over():
+        raise JudgeError("the game has ended")
+    entry = m["players"][player]
+    if entry.get("resigned"):
+        raise JudgeError("you have resigned already")
+    if still_in(game, m) == [player]:
+        raise JudgeError("nobody else is still in the game: end it with 'propose end' instead")
+    entry["resigned"] = True
+    from judge.record import conduct, corrections
+
+    conduct.resigned(game, player, corrections.holder(game, player))  # for the league: all are told
+    return f"{player} has resigned: the judge's bot plays the seat {player} from now on."
+
+
+def vote_end(game, m: dict | None, player: str, args: list[str], proposing: bool) -> str:
+    """`propose end` or `agree end`: the game ends, scored as it stands, when every player
+    still in has agreed."""
+    verb = "propose" if proposing else "agree"
+    if [a.lower() for a in args] != ["end"]:
+        raise JudgeError(f"write {verb} end")
+    if game.is_over():
+        raise JudgeError("the game has ended")
+    kept = game.meta if m is None else m
+    votes = kept.get("end_votes", [])
+    if not proposing and not votes:
+        raise JudgeError("nobody has proposed to end the game (write propose end)")
+    if player in votes:
+        raise JudgeError("you have agreed already")
+    kept["end_votes"] = votes = [*votes, player]
+    waiting = [p for p in still_in(game, m) if p not in votes]
+    if waiting:
+        first = "proposes" if len(votes) == 1 else "agrees"
+        return (f"{player} {first} to end the game now, scored as it stands; it ends when "
+                f"every player still in agrees (write 'agree end'). Still to agree: {', '.join(waiting)}.")
+    game.submit(GM, [AGREED_END])
+    del kept["end_votes"]
+    return (f"The players ({', '.join(votes)}) agreed to end the game at move {game.move - 1}; "
+            "it is scored as it stands.")
+
+
+Press = namedtuple("Press", "to anonymous text")  # to: "all" or a player
+
+
+def press(game, m: dict | None, player: str, args: list[str], hide=lambda text: text) -> Press:
+    """A press line checked: to whom, anonymous or not, the text (`hide` masks what must reach
+    nobody, such as a password pasted in it)."""
+    from judge.mail.settings import setting
+
+    allowed = setting(m or {}, "press")
+    if allowed == "off":
+        raise JudgeError("the game master does not allow press in this game")
+    anon = bool(args) and args[0].lower() == "anon"
+    if anon and allowed != "anon":
+        raise JudgeError("the game master does not allow anonymous press in this game")
+    args = args[1:] if anon else args
+    if len(args) < 2:
+        raise JudgeError("write press PLAYER TEXT, press all TEXT or press anon all TEXT")
+    text = hide(" ".join(args[1:]))
+    if len(text) > MAX_PRESS:
+        raise JudgeError(f"press is at most {MAX_PRESS} characters a line")
+    to = "all" if args[0].lower() == "all" else game.player_name(args[0])
+    if to in (GM, player):
+        raise JudgeError("press goes to all or to one of the others")
+    if to != "all" and m is None:
+        raise JudgeError("press to one player is a mail, and this game has no mail: write press all TEXT")
+    return Press(to, anon, text)
+
+
+def send_press(game, m: dict | None, player: str, said: Press) -> str | None:
+    """What a checked press line does: anonymous press waits in [meta.mail] press_pending, to be
+    sent as a change of its own (judge/gateway/selfservice.py deliver_anonymous_press); press to
+    all is kept for the public record and returned as the notice all are told; press to one
+    player returns None (the caller mails it: `private_press`)."""
+    if said.anonymous:
+        m.setdefault("press_pending", []).append({"to": said.to, "text": said.text})
+        return None
+    if said.to == "all":
+        keep_press(game, player, said.text)
+        return f"Press from {player} to all: {said.text}"
+    return None
+
+
+def private_press(name: str, sender: str, text: str, anonymous: bool = False) -> str:
+    """The body of press to one player."""
+    who = "an anonymous player" if anonymous else sender
+    body = f"Press in game {name} from {who}, to you only:\n\n  {text}\n"
+    if not anonymous:
+        body += f"\nTo answer, write 'press {sender} YOUR TEXT' in a block for game {name}.\n"
+    return body
+
+
+def keep_press(game, sender: str, text: str) -> None:
+    """Press to all, kept for the game's public record (the latest KEEP_PRESS)."""
+    kept = game.meta.setdefault("press", [])
+    kept.append({"move": game.move, "from": sender, "text": text})
+    del kept[:-KEEP_PRESS]
+
+
+def play_resigned(game, m: dict) -> None:
+    """The bot's orders for resigned seats, as long as one of them is awaited (and the game
+    is not paused: then on `resume`)."""
+    from judge.engine import bots
+    from judge.engine.standing import is_secret_entry
+
+    # The ruleset's bound on a game's length counts the public orders, as `judge simulate` does:
+    # players' secret standing-order entries are not moves (they once made it stop short).
+    played = sum(1 for e in game.log if not is_secret_entry(e))
+    while not m["paused"] and not game.is_over() and played <= game.ruleset.max_moves:
+        seat = next((p for p in game.awaiting() if p != GM and m["players"][p].get("resigned")), None)
+        if seat is None:
+            return
+        played += bots.new_public(game, lambda: game.submit(seat, [bots.choose(game, seat)]))
+
+
+def is_player_line(text: str) -> bool:
+    """Whether a line is one of these (not an order)."""
+    words = text.split()
+    return bool(words) and words[0].lower() in VERBS
