@@ -881,7 +881,7 @@ def rollback(
 
     game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
     _warn(warning)
-    typer.echo(f"rolled back to move {to}: {len(undone)} order(s) undone and kept in the trace")
+    typer.echo(f"rolled back to move {to}: {len(undone)} {_plural(len(undone), 'order', 'orders')} undone and kept in the trace")
     _echo_waiting(game)
 
 

@@ -130,7 +130,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
     outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
     outbox.flush()
-    return f"{msg.message_id}: {len(blocks)} game(s), answered, {others} other mail(s)"
+    return f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, answered, {others} other {'mail' if others == 1 else 'mails'}"
 
 
 def unread_block(block, logins: dict) -> str:

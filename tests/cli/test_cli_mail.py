@@ -65,7 +65,7 @@ def test_mail_from_standard_input_and_from_a_maildir(tmp_path):
     first = site.load().awaiting()[0]
     raw = message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n")
     result = run(site, "mail", stdin=raw)
-    assert result.exit_code == 0 and "1 game(s), answered, 4 other mail(s)" in result.output
+    assert result.exit_code == 0 and "1 game, answered, 4 other mails" in result.output
     inbox = mailbox.Maildir(str(tmp_path / "in"), create=True)
     inbox.add(raw)  # the same message again, and the game master asking for the status
     inbox.add(message(GM_ADDRESS, f"game g1\nplayer gm {pw['gm']}\nstatus\n"))

@@ -86,7 +86,7 @@ def test_rollback_undoes_the_orders_keeps_them_in_the_trace_and_verify_passes(ga
     undone = [e for e in gamefile.load(game).log if int(e.split()[0]) >= 2]
     code, out = judge("rollback", game, "--to", 2, "--reason", "bob's bid was a typo", "--now", "2026-05-01T12:00:00Z")
     assert code == 0, out
-    assert f"rolled back to move 2: {len(undone)} order(s) undone" in out
+    assert len(undone) > 1 and f"rolled back to move 2: {len(undone)} orders undone" in out
     after = gamefile.load(game)
     assert after.move == 2 and after.log == before.log[:1]
     assert after.state == gamefile.load(game).replay().state

@@ -12,7 +12,8 @@ games/stock-round.toml (a documented stand-in).
 These are the current rules; the registered ruleset (ruleset.py) adds the standing orders,
 the bots and the check. Older versions are subclasses overriding the hook methods that differ
 (versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
-version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md).
+version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md);
+version 5 changes only the words of the first event.
 """
 from __future__ import annotations
 
@@ -45,8 +46,8 @@ class Rules(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 4
-    old_versions = (1, 2, 3)
+    version = 5
+    old_versions = (1, 2, 3, 4)
     # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
     changes = {
         2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
@@ -62,6 +63,8 @@ class Rules(Ruleset):
             "revenue is at most what the company's trains can run ($40 a stop)",
             "an emergency sale on the bottom row leaves the token where it is",
             "trains change hands between companies from phase 2"),
+        5: ("the first event says the money each player receives, no longer also who has the priority "
+            "deal (the round's first event says it)",),
     }
     min_players, max_players = 3, 6
     options = (
@@ -170,8 +173,12 @@ class Rules(Ruleset):
             companies={co: self.new_company(seats) for co in self.companies},
             trains=self.new_trains(),
         )
-        emit(state, f"Each player receives ${each}; {priority} has the priority deal.")
+        emit(state, self.dealt(each, priority))
         self.start_stock_round(state)
+
+    def dealt(self, each: int, priority: str) -> str:
+        """The setup's event (the stock round's first, next, names the priority deal)."""
+        return f"Each player receives ${each}."
 
     def operating_keys(self) -> dict:
         """The state's keys of sets of operating rounds, trades between companies, an emergency

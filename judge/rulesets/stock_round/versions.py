@@ -9,7 +9,17 @@ from judge.rulesets.stock_round.rules import plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
 
-class Version3(StockRound):
+class Version4(StockRound):
+    """Version 4: the first event also named the priority deal, which the stock round's first
+    event names again."""
+
+    version = 4
+
+    def dealt(self, each: int, priority: str) -> str:
+        return f"Each player receives ${each}; {priority} has the priority deal."
+
+
+class Version3(Version4):
     """Version 3: the 1830 rules without version 4's (issue 26): a broken bank pays only what it
     still has; a purchase is checked against the lower of the phase's limit and the new type's;
     trains over a fallen limit are kept; no forced sale over the certificate limit; any revenue is accepted

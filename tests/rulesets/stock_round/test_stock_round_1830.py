@@ -435,18 +435,19 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
     assert "The bank is broken: the game ends at the end of this round." in events(path)
 
 
-def test_judge_upgrade_moves_a_version_2_game_to_version_4_saying_what_changes(tmp_path):
-    """This version 2 game's log fits version 4 (none of its orders is refused by the new rules)."""
+def test_judge_upgrade_moves_a_version_2_game_to_the_current_version_saying_what_changes(tmp_path):
+    """This version 2 game's log fits versions 4 and 5 (none of its orders is refused by the new rules)."""
     path = tmp_path / "v2.toml"
     shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
     out = ok("upgrade", path)
-    assert "from stock-round version 2 to version 4" in out
+    assert "from stock-round version 2 to version 5" in out
     assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
     assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
+    assert "no longer also who has the priority deal" in out  # version 5
     ok("verify", path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 4
+    assert game.ruleset.version == 5
     bots.play_out(game)
     assert game.is_over() and game.differences(game.replay()) == []
 
@@ -482,7 +483,9 @@ def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_pa
     a_row = next(line for line in report.splitlines() if line.startswith("  a  "))
     assert a_row.split()[1:3] == ["480", "600"]  # $480 and 2 FTR at $60
     play(path, "gm: done", "c: pass")
-    assert "a's turn. Passed in a row: c (the round ends when all 3 pass in turn)." in ok("show", path)
+    report = ok("show", path)
+    assert "\nPassed in a row: c (the round ends when all 3 pass in turn).\n" in report
+    assert "Waiting for: a (" in report and "a's turn" not in report  # said once
     refused(path, "a: sell SFR 1", "you hold no SFR shares")
 
 
@@ -520,7 +523,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 4: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 5: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in result.output
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules
