@@ -152,7 +152,7 @@ def test_mogul_board_prompt_to_a_player_without_box_shares_says_sell_sells_nothi
     game, second = mogul_board_second(hold=False)
     colour = game.ruleset.sell_colour(game.state)
     prompt = game.view(None)["prompts"][second]
-    assert f"sell nothing ({second} holds no {colour} shares)" in prompt and "your" not in prompt
+    assert f"sell nothing, as {second} holds no {colour} shares" in prompt and "your" not in prompt
     assert f"nothing: you hold no {colour} shares" in render(game.view(second))
 
 

@@ -268,10 +268,10 @@ class Mogul(Standing, Bot, Check, Ruleset):
         colour = self.sell_colour(state)
         held = self.count(state["players"][player], colour)
         if not held:
-            sell = f"sell nothing ({player} holds no {colour} shares)"
+            sell = f"sell nothing, as {player} holds no {colour} shares"
         else:
             sell = f"sell {'' if held == 1 else 'some or all of '}{player}'s {shares_of(held, colour)}"
-        return f"take, or {sell}" if phase == "winner" else f"{sell} (the winner took the card)"
+        return f"take, or {sell}" if phase == "winner" else f"the winner took the card: {sell}"
 
     def parse(self, state, player, text) -> Order:
         if player == GM:

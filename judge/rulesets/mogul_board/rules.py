@@ -153,11 +153,11 @@ class MogulBoard(Standing, Bot, Check, Mogul):
         build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
         if not held:
-            sell = f"sell nothing ({player} holds no {colour} shares)"
+            sell = f"sell nothing, as {player} holds no {colour} shares"
         else:
             sell = self.sell_prompt(player, shares_of(held, colour))
         option = f"{sell}, or instead {build} the {colour} network"
-        return f"take, or {option}" if phase == "winner" else f"{option} (the winner took the card)"
+        return f"take, or {option}" if phase == "winner" else f"the winner took the card: {option}"
 
     def sell_prompt(self, player: str, shares: str) -> str:
         """The prompt's offer of a sale of `player`'s `shares` (some of the box colour); public,

@@ -12,7 +12,7 @@ def test_the_waiting_line_names_the_player_it_waits_for_and_says_no_you():
     for reader in ("bob", None):  # others read the same line
         assert "Waiting for: alice (take, or sell alice's 1 brown share)" in render(g.view(reader))
     play(g, "alice: take")
-    assert g.ruleset.prompt(g.state, "carol") == "sell carol's 1 brown share (the winner took the card)"
+    assert g.ruleset.prompt(g.state, "carol") == "the winner took the card: sell carol's 1 brown share"
 
 
 def test_a_winner_holding_several_or_none_to_sell():
@@ -23,7 +23,7 @@ def test_a_winner_holding_several_or_none_to_sell():
     assert g.ruleset.prompt(g.state, "alice") == "take, or sell alice's 1 green share"
     g = fixed_game(["pink/yellow"])  # nobody holds yellow
     play(g, "alice: bid", "bob: pass", "carol: pass")
-    assert g.ruleset.prompt(g.state, "alice") == "take, or sell nothing (alice holds no yellow shares)"
+    assert g.ruleset.prompt(g.state, "alice") == "take, or sell nothing, as alice holds no yellow shares"
 
 
 def test_credit_is_offered_only_when_it_may_be_taken():
