@@ -81,6 +81,16 @@ class Rules(Ruleset):
         """What each of n shorted shares brings, highest empty space first."""
         return [max(0, price + self.modifier(s)) for s in range(filled + 1, filled + n + 1)]
 
+    def buy_cost(self, company: dict, n: int) -> int:
+        """What a buy of n shares of `company` costs in all now: the one price of a buy, for
+        carrying it out, refusing it, a standing order's `cost` and the report (`company`: a
+        state's or a view's, its `price` and `filled` spaces)."""
+        return sum(self.buy_costs(company["price"], company["filled"], n))
+
+    def short_gain(self, company: dict, n: int) -> int:
+        """What a short of n shares of `company` brings in all now (as `buy_cost`)."""
+        return sum(self.short_gains(company["price"], company["filled"], n))
+
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
         d, seats = self.data, state["seats"]
@@ -296,7 +306,7 @@ class Rules(Ruleset):
         co, pl = state["companies"][c], state["players"][player]
         if n > co["filled"]:
             raise IllegalOrder(f"{c} has only {plural(co['filled'], 'share')} on its board", text)
-        cost = sum(self.buy_costs(co["price"], co["filled"], n))
+        cost = self.buy_cost(co, n)
         if cost > pl["money"]:
             raise IllegalOrder(f"{plural(n, c + ' share')} cost ${cost}; you have ${pl['money']}", text)
         if self.tokens_needed(state, player, c, n) > self.tokens_available(state, c):
@@ -398,12 +408,9 @@ class Rules(Ruleset):
     def buy_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may buy now (parse_buy's checks)."""
         co, money = state["companies"][c], state["players"][player]["money"]
-        available, out, cost = self.tokens_available(state, c), [], 0
-        for n, each in enumerate(self.buy_costs(co["price"], co["filled"], co["filled"]), 1):
-            cost += each
-            if cost <= money and self.tokens_needed(state, player, c, n) <= available:
-                out.append(n)
-        return out
+        available = self.tokens_available(state, c)
+        return [n for n in range(1, co["filled"] + 1)
+                if self.buy_cost(co, n) <= money and self.tokens_needed(state, player, c, n) <= available]
 
     def short_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may short now (parse_short's checks)."""
@@ -457,7 +464,7 @@ class Rules(Ruleset):
     def do_buy(self, state, order, rng) -> None:
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        cost = sum(self.buy_costs(co["price"], co["filled"], n))
+        cost = self.buy_cost(co, n)
         state["players"][p]["money"] -= cost
         co["filled"] -= n
         self.take_bought(state, p, c, n)
@@ -469,7 +476,7 @@ class Rules(Ruleset):
         shorted and the same player orders again (False)."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        gain = sum(self.short_gains(co["price"], co["filled"], n))
+        gain = self.short_gain(co, n)
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
             self.recall_discards(state, always=True)
             if self.tokens_needed(state, p, c, -n) > co["supply"]:

@@ -122,8 +122,8 @@ class Standing:
             return co["filled"]
         n = int(order.split()[2])
         if fact == "cost":
-            return sum(self.buy_costs(co["price"], co["filled"], n)) if n <= co["filled"] else None
-        return sum(self.short_gains(co["price"], co["filled"], n)) if n <= 10 - co["filled"] else None
+            return self.buy_cost(co, n) if n <= co["filled"] else None
+        return self.short_gain(co, n) if n <= 10 - co["filled"] else None
 
     def standing_order(self, view, player, text):
         w = text.split()

@@ -36,7 +36,7 @@ class RumorsV2(Rumors):
     def do_short(self, state, order, rng) -> None:
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        gain = sum(self.short_gains(co["price"], co["filled"], n))
+        gain = self.short_gain(co, n)
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
             self.recall_discards(state)
         self.short_made(state, p, c, n, gain)
