@@ -696,6 +696,18 @@ class Rules(Ruleset):
             v["bag_order"] = list(state["bag_orders"][p])
         return v
 
+    def trade_view(self, state, player) -> dict[str, dict]:
+        """For a player with a turn still to come this action phase: what each buy and short
+        they may order now costs or brings in all, by company ({"buy": [[N, $], ...], "short":
+        [...]}). The prices are public; the buys stop where the player's own money does."""
+        return {c: {"buy": [[n, self.buy_cost(co, n)] for n in self.buy_counts(state, player, c)],
+                    "short": [[n, self.short_gain(co, n)] for n in self.shown_short_counts(state, player, c)]}
+                for c, co in state["companies"].items()}
+
+    def shown_short_counts(self, state, player, c) -> list[int]:
+        """The shorts of `c` a report shows `player` (from version 3 the legal ones: public)."""
+        return self.short_counts(state, player, c)
+
     def view(self, state, player) -> dict:
         over = self.is_over(state)
         v = {
@@ -710,6 +722,8 @@ class Rules(Ruleset):
         }
         if player in state["players"]:
             v["you"] = self.player_view(state, player)
+            if state["phase"] == "action" and player in state["turns"]:
+                v["you"]["trade"] = self.trade_view(state, player)
         if player == GM or over:
             v["players"] = [self.player_view(state, p) for p in state["seats"]]
         if player == GM:

@@ -44,6 +44,13 @@ class RumorsV2(Rumors):
     def revealed(self, before, after) -> str:
         return self.roll_revealed(before, after)
 
+    def shown_short_counts(self, state, player, c) -> list[int]:
+        # the legal shorts depend on every player's discards: only the awaited player, whose
+        # list of orders shows them already, sees them; the others the board's empty spaces
+        if player in self.awaiting(state):
+            return self.short_counts(state, player, c)
+        return list(range(1, 11 - state["companies"][c]["filled"]))
+
     def bag_words(self, screen, args):
         return args
 
