@@ -280,6 +280,13 @@ class Ruleset:
         order cannot depend on a secret. The core checks the order with `parse`."""
         return None
 
+    def standing_unmet(self, view: dict, player: str, text: str) -> str:
+        """Why the standing order `text` of the awaited `player` gave no order now (after
+        `standing_order` gave None) when it was considered and its condition is false, in
+        public words from `view` ("cost was $55, wanted <= 30"); "" when it does not apply now
+        for any other reason (not its turn or phase). Its owner's next report says it."""
+        return ""
+
     def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out
         (public words, e.g. a sale of a company they hold), or "". `view`: the player's own,

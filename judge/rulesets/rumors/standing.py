@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from judge.engine.errors import IllegalOrder, OrderSyntaxError
 from judge.engine.orders import parse_count, pick, words
-from judge.rulesets.rumors.helpers import company_in, joined
+from judge.rulesets.rumors.helpers import company_in, joined, plural
 
 
 class Standing:
@@ -135,17 +135,44 @@ class Standing:
             if text == "bag extra":
                 return self.bag_extra(view["you"]["screen"])
             return "bag" if text == "bag none" else text
-        if view["phase"] != "action" or view["turns"][:1] != [player]:
+        considered = self.standing_considered(view, player, text)
+        if considered is None:
             return None
-        turn, order, cond = self.standing_parts(None, text)
-        if turn and 3 - view["turns"].count(player) != turn:
-            return None
+        order, cond = considered
         if cond:
-            company, fact, op, n = cond if len(cond) == 4 else [order.split()[1], *cond]
+            company, fact, op, n = cond
             value = self.standing_fact(view, company, fact, order)
             if value is None or not self.OPS[op](value, int(n)):
                 return None
         return order
+
+    def standing_considered(self, view, player, text) -> tuple[str, list[str]] | None:
+        """(the order, its condition [company, fact, op, n] or []) of an action-phase standing
+        order `text` that is for this turn of the awaited `player`; None when it is not."""
+        if text == "auto pass" or text.startswith("bag ") or view["phase"] != "action" or view["turns"][:1] != [player]:
+            return None
+        turn, order, cond = self.standing_parts(None, text)
+        if turn and 3 - view["turns"].count(player) != turn:
+            return None
+        return order, (cond if len(cond) != 3 else [order.split()[1], *cond])
+
+    def standing_unmet(self, view, player, text) -> str:
+        """Why a conditional order for this turn gave nothing: its fact as it was, and what the
+        condition wanted ("cost was $55, wanted <= 30")."""
+        considered = self.standing_considered(view, player, text)
+        if considered is None or not considered[1]:
+            return ""
+        order, (company, fact, op, n) = considered
+        value = self.standing_fact(view, company, fact, order)
+        if value is None:
+            verb, k, filled = order.split()[0], order.split()[2], company_in(view, company)["filled"]
+            room = plural(filled, "share") + " on its board" if verb == "buy" else plural(10 - filled, "empty space")
+            return f"{company} had only {room} for a {verb} of {k}"
+        if self.OPS[op](value, int(n)):
+            return ""
+        said = {"price": f"{company}'s price was ${value}", "cost": f"cost was ${value}", "gain": f"gain was ${value}",
+                "pips": f"{company}'s pips were {value}", "shares": f"{company}'s shares on its board were {value}"}
+        return f"{said[fact]}, wanted {op} {n}"
 
     def standing_examples(self, state, player):
         names = list(state["companies"])
