@@ -174,6 +174,7 @@ class Game:
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         if report:
+            rs.report_view(state, player, v)
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)

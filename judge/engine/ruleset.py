@@ -214,6 +214,11 @@ class Ruleset:
         player) orders."""
         raise NotImplementedError
 
+    def report_view(self, state: dict, player: str | None, view: dict) -> None:
+        """Add to `player`'s `view` what only their report shows, never a policy's input (a
+        bot or standing order reads the view without it): help for a person that costs too
+        much to compute at every bot decision. The same rule as `view`: only what they may see."""
+
     def check(self, state: dict) -> None:
         """Raise GameFileError naming what is inconsistent (conservation, phase, turn)."""
         raise NotImplementedError

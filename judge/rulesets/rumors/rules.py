@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from functools import cached_property, lru_cache
+from itertools import accumulate
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
@@ -81,15 +82,21 @@ class Rules(Ruleset):
         """What each of n shorted shares brings, highest empty space first."""
         return [max(0, price + self.modifier(s)) for s in range(filled + 1, filled + n + 1)]
 
+    def buy_totals(self, company: dict, n: int) -> list[int]:
+        """What a buy of 1, 2, ..., n shares of `company` costs in all now: the one price of a
+        buy, for carrying it out, refusing it, a standing order's `cost` and the report
+        (`company`: a state's or a view's, its `price` and `filled` spaces)."""
+        return list(accumulate(self.buy_costs(company["price"], company["filled"], n)))
+
+    def short_totals(self, company: dict, n: int) -> list[int]:
+        """What a short of 1, 2, ..., n shares of `company` brings in all now (as `buy_totals`)."""
+        return list(accumulate(self.short_gains(company["price"], company["filled"], n)))
+
     def buy_cost(self, company: dict, n: int) -> int:
-        """What a buy of n shares of `company` costs in all now: the one price of a buy, for
-        carrying it out, refusing it, a standing order's `cost` and the report (`company`: a
-        state's or a view's, its `price` and `filled` spaces)."""
-        return sum(self.buy_costs(company["price"], company["filled"], n))
+        return self.buy_totals(company, n)[-1] if n > 0 else 0
 
     def short_gain(self, company: dict, n: int) -> int:
-        """What a short of n shares of `company` brings in all now (as `buy_cost`)."""
-        return sum(self.short_gains(company["price"], company["filled"], n))
+        return self.short_totals(company, n)[-1] if n > 0 else 0
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
@@ -409,8 +416,8 @@ class Rules(Ruleset):
         """The numbers of `c` shares `player` may buy now (parse_buy's checks)."""
         co, money = state["companies"][c], state["players"][player]["money"]
         available = self.tokens_available(state, c)
-        return [n for n in range(1, co["filled"] + 1)
-                if self.buy_cost(co, n) <= money and self.tokens_needed(state, player, c, n) <= available]
+        return [n for n, cost in enumerate(self.buy_totals(co, co["filled"]), 1)
+                if cost <= money and self.tokens_needed(state, player, c, n) <= available]
 
     def short_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may short now (parse_short's checks)."""
@@ -696,13 +703,20 @@ class Rules(Ruleset):
             v["bag_order"] = list(state["bag_orders"][p])
         return v
 
+    def report_view(self, state, player, view) -> None:
+        if "you" in view and state["phase"] == "action" and player in state["turns"]:
+            view["you"]["trade"] = self.trade_view(state, player)
+
     def trade_view(self, state, player) -> dict[str, dict]:
-        """For a player with a turn still to come this action phase: what each buy and short
-        they may order now costs or brings in all, by company ({"buy": [[N, $], ...], "short":
-        [...]}). The prices are public; the buys stop where the player's own money does."""
-        return {c: {"buy": [[n, self.buy_cost(co, n)] for n in self.buy_counts(state, player, c)],
-                    "short": [[n, self.short_gain(co, n)] for n in self.shown_short_counts(state, player, c)]}
-                for c, co in state["companies"].items()}
+        """For a player with a turn still to come this action phase, in their report: what each
+        buy and short they may order now costs or brings in all, by company ({"buy": [[N, $],
+        ...], "short": [...]}). The prices are public; the buys stop where their money does."""
+        trade = {}
+        for c, co in state["companies"].items():
+            buys, shorts = self.buy_totals(co, co["filled"]), self.short_totals(co, 10 - co["filled"])
+            trade[c] = {"buy": [[n, buys[n - 1]] for n in self.buy_counts(state, player, c)],
+                        "short": [[n, shorts[n - 1]] for n in self.shown_short_counts(state, player, c)]}
+        return trade
 
     def shown_short_counts(self, state, player, c) -> list[int]:
         """The shorts of `c` a report shows `player` (from version 3 the legal ones: public)."""
@@ -722,8 +736,6 @@ class Rules(Ruleset):
         }
         if player in state["players"]:
             v["you"] = self.player_view(state, player)
-            if state["phase"] == "action" and player in state["turns"]:
-                v["you"]["trade"] = self.trade_view(state, player)
         if player == GM or over:
             v["players"] = [self.player_view(state, p) for p in state["seats"]]
         if player == GM:

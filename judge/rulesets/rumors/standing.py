@@ -3,6 +3,8 @@ ORDER`, `ORDER if [COMPANY] FACT OP N`, and `bag ...` in advance for the roll ph
 only the player's view, so they cannot depend on a secret."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from judge.engine.errors import IllegalOrder, OrderSyntaxError
 from judge.engine.orders import parse_count, pick, words
 from judge.rulesets.rumors.helpers import company_in, joined, plural
@@ -146,15 +148,21 @@ class Standing:
                 return None
         return order
 
-    def standing_considered(self, view, player, text) -> tuple[str, list[str]] | None:
-        """(the order, its condition [company, fact, op, n] or []) of an action-phase standing
+    def standing_considered(self, view, player, text) -> tuple[str, tuple[str, ...]] | None:
+        """(the order, its condition (company, fact, op, n) or ()) of an action-phase standing
         order `text` that is for this turn of the awaited `player`; None when it is not."""
         if text == "auto pass" or text.startswith("bag ") or view["phase"] != "action" or view["turns"][:1] != [player]:
             return None
-        turn, order, cond = self.standing_parts(None, text)
+        turn, order, cond = self.standing_read(text)
         if turn and 3 - view["turns"].count(player) != turn:
             return None
-        return order, (cond if len(cond) != 3 else [order.split()[1], *cond])
+        return order, (cond if len(cond) != 3 else (order.split()[1], *cond))
+
+    @lru_cache(maxsize=1024)  # (a held order is read at every turn, and again for its note)
+    def standing_read(self, text) -> tuple[int, str, tuple[str, ...]]:
+        """`standing_parts` of a standing order as the judge wrote it (any company of the game)."""
+        turn, order, cond = self.standing_parts(None, text)
+        return turn, order, tuple(cond)
 
     def standing_unmet(self, view, player, text) -> str:
         """Why a conditional order for this turn gave nothing: its fact as it was, and what the
