@@ -8,13 +8,16 @@ hooks `standing_parse`, `standing_order`, `standing_stops` of judge/engine/rules
 - Whenever an awaited player has one that applies, the order it names is checked by the
   ruleset's `parse` and applied exactly as if typed (same log line, same events). One that
   cannot be carried out stops: it is removed, a note in its owner's report says why, and
-  the next one that applies is tried; with none left the player is awaited as usual.
+  the next one that applies is tried; with none left the player is awaited as usual. One
+  with a condition that was false when considered at its owner's turn leaves a note why
+  (`Ruleset.standing_unmet`), kept as a stopped note is. The same standing order twice is
+  refused. (Both in games begun since: NEW_GAME's [meta].)
 - Secret: the state keeps them under `state["standing"]` (only while someone has any), the
   owner's view lists them, the game master's lists all; nothing else shows them. The log
   holds each give or cancel as "MOVE PLAYER secret: TEXT" (`is_secret_entry`), at the move
   it was given in (the move number does not advance, since it is public).
-- `settle` is run after every order and every standing command, in `Game.submit` and in
-  `Game.replay` alike, so the orders it carries out are replayed from the standing orders
+- `settle` is run after every order and every logged standing command (not `standing`, which
+  a replay never sees), in `Game.submit` and in `Game.replay` alike, so the orders it carries out are replayed from the standing orders
   and checked against the log.
 """
 from __future__ import annotations
