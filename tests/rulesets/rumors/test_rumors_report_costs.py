@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from judge.engine.errors import IllegalOrder
 from judge.engine.game import Game
 from judge.engine.report import render
 from judge.engine.ruleset import GM
-
-import pytest
 
 
 def game() -> Game:
