@@ -114,7 +114,7 @@ class Game:
         rng = Rng(seed, key=key)
         state = cls._initial_state(rs, players, values, rng, setup)
         salt = os.urandom(16).hex() if salt is None else salt
-        return cls(rs, players, values, setup, rng, state, [], {standing.NOTES_KEY: standing.UNTIL_ACTED},
+        return cls(rs, players, values, setup, rng, state, [], dict(standing.NEW_GAME),
                    salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key))
 
     @staticmethod
@@ -174,6 +174,7 @@ class Game:
         if "orders" not in v:
             v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         if report:
+            rs.report_view(state, player, v)
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []
             v["order_forms"] = grammar.render(grammar_forms)
             v["example"] = grammar.example(grammar_forms)
@@ -294,7 +295,10 @@ class Game:
             if command is not None:
                 accepted.append(command)
                 standing.give(self.ruleset, state, entries, command)
-                found = standing.settle(self, state, rng, entries, actor=player, watch=watch, extra=following)
+                # (`standing` and a cancel of nothing are not logged: a replay never sees them, so
+                # they settle nothing, nor count as the owner's acting on their notes)
+                found = standing.settle(self, state, rng, entries, actor=player, watch=watch,
+                                        extra=following) if command.logged else ("", "", None)
             else:
                 order = self._parse(state, player, split_move(line)[1], line)
                 entries.append(f"{state['move']} {player} {order}")

@@ -214,6 +214,11 @@ class Ruleset:
         player) orders."""
         raise NotImplementedError
 
+    def report_view(self, state: dict, player: str | None, view: dict) -> None:
+        """Add to `player`'s `view` what only their report shows, never a policy's input (a
+        bot or standing order reads the view without it): help for a person that costs too
+        much to compute at every bot decision. The same rule as `view`: only what they may see."""
+
     def check(self, state: dict) -> None:
         """Raise GameFileError naming what is inconsistent (conservation, phase, turn)."""
         raise NotImplementedError
@@ -279,6 +284,13 @@ class Ruleset:
         ruleset's view, `awaiting`, `player`, `move` and, when awaited, `orders`), so a standing
         order cannot depend on a secret. The core checks the order with `parse`."""
         return None
+
+    def standing_unmet(self, view: dict, player: str, text: str) -> str:
+        """Why the standing order `text` of the awaited `player` gave no order now (after
+        `standing_order` gave None) when it was considered and its condition is false, in
+        public words from `view` ("cost was $55, wanted <= 30"); "" when it does not apply now
+        for any other reason (not its turn or phase). Its owner's next report says it."""
+        return ""
 
     def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out

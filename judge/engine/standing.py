@@ -8,13 +8,16 @@ hooks `standing_parse`, `standing_order`, `standing_stops` of judge/engine/rules
 - Whenever an awaited player has one that applies, the order it names is checked by the
   ruleset's `parse` and applied exactly as if typed (same log line, same events). One that
   cannot be carried out stops: it is removed, a note in its owner's report says why, and
-  the next one that applies is tried; with none left the player is awaited as usual.
+  the next one that applies is tried; with none left the player is awaited as usual. One
+  with a condition that was false when considered at its owner's turn leaves a note why
+  (`Ruleset.standing_unmet`), kept as a stopped note is. The same standing order twice is
+  refused. (Both in games begun since: NEW_GAME's [meta].)
 - Secret: the state keeps them under `state["standing"]` (only while someone has any), the
   owner's view lists them, the game master's lists all; nothing else shows them. The log
   holds each give or cancel as "MOVE PLAYER secret: TEXT" (`is_secret_entry`), at the move
   it was given in (the move number does not advance, since it is public).
-- `settle` is run after every order and every standing command, in `Game.submit` and in
-  `Game.replay` alike, so the orders it carries out are replayed from the standing orders
+- `settle` is run after every order and every logged standing command (not `standing`, which
+  a replay never sees), in `Game.submit` and in `Game.replay` alike, so the orders it carries out are replayed from the standing orders
   and checked against the log.
 """
 from __future__ import annotations
@@ -35,6 +38,14 @@ EVERY = "every round"
 # the notes they saved. New games say so in [meta] (NOTES_KEY), so that a replay makes the same.
 NOTE_ROUNDS = 1
 NOTES_KEY, UNTIL_ACTED = "standing_notes", "until the owner acts"
+# Two rules of the games begun since, said in [meta] too so that older logs replay as before:
+# a standing order with a condition, considered at its owner's turn while its condition is
+# false, leaves its owner a note why (`Ruleset.standing_unmet`; shown as a stopped note is, and
+# dropped when the order is carried out); and a standing order identical to one its player
+# holds is refused, not given twice.
+UNMET_KEY, NOTED = "standing_unmet", "noted"
+DUPLICATES_KEY, REFUSED = "standing_duplicates", "refused"
+NEW_GAME = {NOTES_KEY: UNTIL_ACTED, UNMET_KEY: NOTED, DUPLICATES_KEY: REFUSED}  # a new game's [meta]
 MAX_EACH = 20  # standing orders a player may hold at once
 MAX_PER_MOVE = 30  # standing orders a player may give or cancel at one move (so also in one message)
 
@@ -77,6 +88,8 @@ def orders_of(state: dict, player: str) -> list[dict]:
 
 
 def notes_of(state: dict, player: str) -> list[dict]:
+    """`player`'s notes: of standing orders that stopped, and (with "unmet", the order's text)
+    of those whose condition was false when considered."""
     return state.get("standing", {}).get(player, {}).get("stopped", [])
 
 
@@ -107,7 +120,7 @@ def describe(state: dict, player: str) -> list[str]:
     mine = listing(state, player)
     out = [f"your standing orders (secret): {len(mine) or 'none'}"]
     out += [f"  {o['number']}. {o['text']}" + ("" if o["until"] == EVERY else f" (until {o['until']})") for o in mine]
-    return out + [f"  stopped: {n['text']}" for n in notes_of(state, player)]
+    return out + [f"  {'note' if 'unmet' in n else 'stopped'}: {n['text']}" for n in notes_of(state, player)]
 
 
 def add_to_view(view: dict, state: dict, player) -> None:
@@ -119,11 +132,13 @@ def add_to_view(view: dict, state: dict, player) -> None:
         if everyone:
             view["standing_orders"] = everyone
         return
-    mine, notes = listing(state, player), [n["text"] for n in notes_of(state, player)]
+    mine, notes = listing(state, player), notes_of(state, player)
     if mine:
         view["standing"] = mine
-    if notes:
-        view["standing_stopped"] = notes
+    if any("unmet" not in n for n in notes):
+        view["standing_stopped"] = [n["text"] for n in notes if "unmet" not in n]
+    if any("unmet" in n for n in notes):
+        view["standing_unmet"] = [n["text"] for n in notes if "unmet" in n]
 
 
 def check(state: dict, players: list[str], where: str) -> None:
@@ -132,13 +147,14 @@ def check(state: dict, players: list[str], where: str) -> None:
     if standing is None:
         return
 
-    def entries_ok(entries) -> bool:
+    def entries_ok(entries, optional) -> bool:
         return isinstance(entries, list) and all(
-            isinstance(o, dict) and set(o) - {"move"} == {"round", "text"} and type(o["round"]) is int
-            and isinstance(o["text"], str) and type(o.get("move", 0)) is int for o in entries)
+            isinstance(o, dict) and set(o) - optional == {"round", "text"} and type(o["round"]) is int
+            and isinstance(o["text"], str) and type(o.get("move", 0)) is int and isinstance(o.get("unmet", ""), str)
+            for o in entries)
     if not (isinstance(standing, dict) and standing and set(standing) <= set(players) and all(
-            isinstance(mine, dict) and set(mine) == {"orders", "stopped"} and all(map(entries_ok, mine.values()))
-            for mine in standing.values())):
+            isinstance(mine, dict) and set(mine) == {"orders", "stopped"} and entries_ok(mine["orders"], {"move"})
+            and entries_ok(mine["stopped"], {"move", "unmet"}) for mine in standing.values())):
         raise GameFileError(f"{where}: state.standing must map players to their standing orders and stopped "
                             "notes (orders = [{round, text}], stopped = [{round, text}])")
 
@@ -175,11 +191,21 @@ def parse_command(game, state: dict, player: str, body: str, line: str, blind: b
         raise IllegalOrder(f"you hold {MAX_EACH} standing orders already; cancel some first", line)
     else:
         command = Command(player, "give", _canonical(rs, view, player, body, line))
+        if game.meta.get(DUPLICATES_KEY) == REFUSED:
+            _refuse_duplicate(state, player, command.text, line)
     if given_at_move(game.log, state["move"], player) + sum(
             isinstance(c, Command) and c.logged and c.player == player for c in pending) >= MAX_PER_MOVE:
         raise IllegalOrder(f"you have given or cancelled {MAX_PER_MOVE} standing orders at this move already; "
                            "the next move takes more", line)
     return command
+
+
+def _refuse_duplicate(state, player, text, line) -> None:
+    """Refuse a standing order identical (as the judge writes it: case, spaces, a company's
+    prefix do not matter) to one `player` holds: it would only be tried twice."""
+    for number, held in enumerate(orders_of(state, player), 1):
+        if held["text"] == text:
+            raise IllegalOrder(f"you already have this standing order (#{number}): {text}", line)
 
 
 def given_at_move(log, move: int, player: str) -> int:
@@ -358,21 +384,40 @@ def _next(game, state, only) -> tuple[str, Order] | None:
     """The first awaited player's first standing order that applies and can be carried out,
     stopping (with a note) each that applies but cannot."""
     rs = game.ruleset
+    unmet = game.meta.get(UNMET_KEY) == NOTED and type(rs).standing_unmet is not Ruleset.standing_unmet
     for p in rs.awaiting(state):
         if p == GM or (only and p != only):
             continue
         seen = None  # p's view, built once while nothing changes (a stop changes p's listing)
         for o in list(orders_of(state, p)):
+            body = o["text"].removesuffix(" " + EVERY)
             try:
                 seen = _view(game, state, p) if seen is None else seen
-                text = rs.standing_order(seen, p, o["text"].removesuffix(" " + EVERY))
+                text = rs.standing_order(seen, p, body)
                 if text is None:
+                    if unmet:
+                        _note_unmet(rs, state, p, o, rs.standing_unmet(seen, p, body))
                     continue
-                return p, game._parse(state, p, text, text)
+                order = game._parse(state, p, text, text)
             except JudgeError as e:
                 _stop(game, state, p, o, e.message() if isinstance(e, OrderError) else str(e))
                 seen = None
+                continue
+            if unmet:  # (carried out now: why it was not before is past)
+                _mine(state, p)["stopped"][:] = [n for n in notes_of(state, p) if n.get("unmet") != o["text"]]
+            return p, order
     return None
+
+
+def _note_unmet(rs, state, player, order: dict, why: str) -> None:
+    """Note why `order` (considered now) gave nothing, `why` its condition was false: one note
+    an order, the latest, kept as a stopped note is (until its owner acts)."""
+    if not why:
+        return
+    notes = _mine(state, player)["stopped"]
+    notes[:] = [n for n in notes if n.get("unmet") != order["text"]]
+    notes.append({"round": rs.standing_round(state), "text": f'"{order["text"]}" not fired at move {state["move"]}: {why}',
+                  "move": state["move"], "unmet": order["text"]})
 
 
 def _stop(game, state, player, order: dict, why: str) -> None:

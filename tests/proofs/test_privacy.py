@@ -32,7 +32,7 @@ GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
 TRIES = 8  # resamples per player and position until one changes a hidden fact
 VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
-STANDING_KEYS = ("standing", "standing_stopped", "standing_orders")
+STANDING_KEYS = ("standing", "standing_stopped", "standing_unmet", "standing_orders")
 
 
 def with_state(game: Game, state: dict) -> Game:

@@ -48,9 +48,9 @@ class Bot:
             return ""
         co = company_in(view, w[1])
         if w[0] == "buy":
-            return f" if cost <= {sum(self.buy_costs(co['price'], co['filled'], int(w[2])))}"
+            return f" if cost <= {self.buy_cost(co, int(w[2]))}"
         if w[0] == "short":
-            return f" if gain >= {sum(self.short_gains(co['price'], co['filled'], int(w[2])))}"
+            return f" if gain >= {self.short_gain(co, int(w[2]))}"
         return f" if pips >= {co['pips']}"
 
     def planned_view(self, view, order) -> dict:
@@ -65,10 +65,10 @@ class Bot:
             co = company_in(v, w[1])
             n = int(w[2])
             if w[0] == "buy":
-                you["money"] -= sum(self.buy_costs(co["price"], co["filled"], n))
+                you["money"] -= self.buy_cost(co, n)
                 co["filled"] -= n
             else:
-                you["money"] += sum(self.short_gains(co["price"], co["filled"], n))
+                you["money"] += self.short_gain(co, n)
                 co["filled"] += n
                 n = -n
             held.setdefault(w[1], {"company": w[1], "shares": 0})["shares"] += n
@@ -91,7 +91,7 @@ class Bot:
         for co in view["companies"]:
             c = co["name"]
             out += [f"buy {c} {n}" for n in range(1, co["filled"] + 1)
-                    if sum(self.buy_costs(co["price"], co["filled"], n)) <= you["money"]]
+                    if self.buy_cost(co, n) <= you["money"]]
             out += [f"short {c} {n}" for n in range(1, 11 - co["filled"])]
             out += [" ".join(["dice", c, *map(str, f)]) for f in sub_multisets(co["dice"], min_size=1)]
         out += [" ".join(["rumor", *d]) for d in sub_multisets(you["screen"], 1, self.data["rumor_limit"])]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from functools import cached_property, lru_cache
+from itertools import accumulate
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
@@ -80,6 +81,22 @@ class Rules(Ruleset):
     def short_gains(self, price: int, filled: int, n: int) -> list[int]:
         """What each of n shorted shares brings, highest empty space first."""
         return [max(0, price + self.modifier(s)) for s in range(filled + 1, filled + n + 1)]
+
+    def buy_totals(self, company: dict, n: int) -> list[int]:
+        """What a buy of 1, 2, ..., n shares of `company` costs in all now: the one price of a
+        buy, for carrying it out, refusing it, a standing order's `cost` and the report
+        (`company`: a state's or a view's, its `price` and `filled` spaces)."""
+        return list(accumulate(self.buy_costs(company["price"], company["filled"], n)))
+
+    def short_totals(self, company: dict, n: int) -> list[int]:
+        """What a short of 1, 2, ..., n shares of `company` brings in all now (as `buy_totals`)."""
+        return list(accumulate(self.short_gains(company["price"], company["filled"], n)))
+
+    def buy_cost(self, company: dict, n: int) -> int:
+        return self.buy_totals(company, n)[-1] if n > 0 else 0
+
+    def short_gain(self, company: dict, n: int) -> int:
+        return self.short_totals(company, n)[-1] if n > 0 else 0
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
@@ -296,7 +313,7 @@ class Rules(Ruleset):
         co, pl = state["companies"][c], state["players"][player]
         if n > co["filled"]:
             raise IllegalOrder(f"{c} has only {plural(co['filled'], 'share')} on its board", text)
-        cost = sum(self.buy_costs(co["price"], co["filled"], n))
+        cost = self.buy_cost(co, n)
         if cost > pl["money"]:
             raise IllegalOrder(f"{plural(n, c + ' share')} cost ${cost}; you have ${pl['money']}", text)
         if self.tokens_needed(state, player, c, n) > self.tokens_available(state, c):
@@ -398,12 +415,9 @@ class Rules(Ruleset):
     def buy_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may buy now (parse_buy's checks)."""
         co, money = state["companies"][c], state["players"][player]["money"]
-        available, out, cost = self.tokens_available(state, c), [], 0
-        for n, each in enumerate(self.buy_costs(co["price"], co["filled"], co["filled"]), 1):
-            cost += each
-            if cost <= money and self.tokens_needed(state, player, c, n) <= available:
-                out.append(n)
-        return out
+        available = self.tokens_available(state, c)
+        return [n for n, cost in enumerate(self.buy_totals(co, co["filled"]), 1)
+                if cost <= money and self.tokens_needed(state, player, c, n) <= available]
 
     def short_counts(self, state, player, c) -> list[int]:
         """The numbers of `c` shares `player` may short now (parse_short's checks)."""
@@ -457,7 +471,7 @@ class Rules(Ruleset):
     def do_buy(self, state, order, rng) -> None:
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        cost = sum(self.buy_costs(co["price"], co["filled"], n))
+        cost = self.buy_cost(co, n)
         state["players"][p]["money"] -= cost
         co["filled"] -= n
         self.take_bought(state, p, c, n)
@@ -469,7 +483,7 @@ class Rules(Ruleset):
         shorted and the same player orders again (False)."""
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        gain = sum(self.short_gains(co["price"], co["filled"], n))
+        gain = self.short_gain(co, n)
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
             self.recall_discards(state, always=True)
             if self.tokens_needed(state, p, c, -n) > co["supply"]:
@@ -688,6 +702,25 @@ class Rules(Ruleset):
         if p in state["bag_orders"]:
             v["bag_order"] = list(state["bag_orders"][p])
         return v
+
+    def report_view(self, state, player, view) -> None:
+        if "you" in view and state["phase"] == "action" and player in state["turns"]:
+            view["you"]["trade"] = self.trade_view(state, player)
+
+    def trade_view(self, state, player) -> dict[str, dict]:
+        """For a player with a turn still to come this action phase, in their report: what each
+        buy and short they may order now costs or brings in all, by company ({"buy": [[N, $],
+        ...], "short": [...]}). The prices are public; the buys stop where their money does."""
+        trade = {}
+        for c, co in state["companies"].items():
+            buys, shorts = self.buy_totals(co, co["filled"]), self.short_totals(co, 10 - co["filled"])
+            trade[c] = {"buy": [[n, buys[n - 1]] for n in self.buy_counts(state, player, c)],
+                        "short": [[n, shorts[n - 1]] for n in self.shown_short_counts(state, player, c)]}
+        return trade
+
+    def shown_short_counts(self, state, player, c) -> list[int]:
+        """The shorts of `c` a report shows `player` (from version 3 the legal ones: public)."""
+        return self.short_counts(state, player, c)
 
     def view(self, state, player) -> dict:
         over = self.is_over(state)

@@ -3,9 +3,11 @@ ORDER`, `ORDER if [COMPANY] FACT OP N`, and `bag ...` in advance for the roll ph
 only the player's view, so they cannot depend on a secret."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from judge.engine.errors import IllegalOrder, OrderSyntaxError
 from judge.engine.orders import parse_count, pick, words
-from judge.rulesets.rumors.helpers import company_in, joined
+from judge.rulesets.rumors.helpers import company_in, joined, plural
 
 
 class Standing:
@@ -122,8 +124,8 @@ class Standing:
             return co["filled"]
         n = int(order.split()[2])
         if fact == "cost":
-            return sum(self.buy_costs(co["price"], co["filled"], n)) if n <= co["filled"] else None
-        return sum(self.short_gains(co["price"], co["filled"], n)) if n <= 10 - co["filled"] else None
+            return self.buy_cost(co, n) if n <= co["filled"] else None
+        return self.short_gain(co, n) if n <= 10 - co["filled"] else None
 
     def standing_order(self, view, player, text):
         w = text.split()
@@ -135,17 +137,50 @@ class Standing:
             if text == "bag extra":
                 return self.bag_extra(view["you"]["screen"])
             return "bag" if text == "bag none" else text
-        if view["phase"] != "action" or view["turns"][:1] != [player]:
+        considered = self.standing_considered(view, player, text)
+        if considered is None:
             return None
-        turn, order, cond = self.standing_parts(None, text)
-        if turn and 3 - view["turns"].count(player) != turn:
-            return None
+        order, cond = considered
         if cond:
-            company, fact, op, n = cond if len(cond) == 4 else [order.split()[1], *cond]
+            company, fact, op, n = cond
             value = self.standing_fact(view, company, fact, order)
             if value is None or not self.OPS[op](value, int(n)):
                 return None
         return order
+
+    def standing_considered(self, view, player, text) -> tuple[str, tuple[str, ...]] | None:
+        """(the order, its condition (company, fact, op, n) or ()) of an action-phase standing
+        order `text` that is for this turn of the awaited `player`; None when it is not."""
+        if text == "auto pass" or text.startswith("bag ") or view["phase"] != "action" or view["turns"][:1] != [player]:
+            return None
+        turn, order, cond = self.standing_read(text)
+        if turn and 3 - view["turns"].count(player) != turn:
+            return None
+        return order, (cond if len(cond) != 3 else (order.split()[1], *cond))
+
+    @lru_cache(maxsize=1024)  # (a held order is read at every turn, and again for its note)
+    def standing_read(self, text) -> tuple[int, str, tuple[str, ...]]:
+        """`standing_parts` of a standing order as the judge wrote it (any company of the game)."""
+        turn, order, cond = self.standing_parts(None, text)
+        return turn, order, tuple(cond)
+
+    def standing_unmet(self, view, player, text) -> str:
+        """Why a conditional order for this turn gave nothing: its fact as it was, and what the
+        condition wanted ("cost was $55, wanted <= 30")."""
+        considered = self.standing_considered(view, player, text)
+        if considered is None or not considered[1]:
+            return ""
+        order, (company, fact, op, n) = considered
+        value = self.standing_fact(view, company, fact, order)
+        if value is None:
+            verb, k, filled = order.split()[0], order.split()[2], company_in(view, company)["filled"]
+            room = plural(filled, "share") + " on its board" if verb == "buy" else plural(10 - filled, "empty space")
+            return f"{company} had only {room} for a {verb} of {k}"
+        if self.OPS[op](value, int(n)):
+            return ""
+        said = {"price": f"{company}'s price was ${value}", "cost": f"cost was ${value}", "gain": f"gain was ${value}",
+                "pips": f"{company}'s pips were {value}", "shares": f"{company}'s shares on its board were {value}"}
+        return f"{said[fact]}, wanted {op} {n}"
 
     def standing_examples(self, state, player):
         names = list(state["companies"])

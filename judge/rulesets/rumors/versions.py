@@ -36,13 +36,20 @@ class RumorsV2(Rumors):
     def do_short(self, state, order, rng) -> None:
         p, (c, n) = order.player, order.args
         co = state["companies"][c]
-        gain = sum(self.short_gains(co["price"], co["filled"], n))
+        gain = self.short_gain(co, n)
         if self.tokens_needed(state, p, c, -n) > co["supply"]:
             self.recall_discards(state)
         self.short_made(state, p, c, n, gain)
 
     def revealed(self, before, after) -> str:
         return self.roll_revealed(before, after)
+
+    def shown_short_counts(self, state, player, c) -> list[int]:
+        # the legal shorts depend on every player's discards: only the awaited player, whose
+        # list of orders shows them already, sees them; the others the board's empty spaces
+        if player in self.awaiting(state):
+            return self.short_counts(state, player, c)
+        return list(range(1, 11 - state["companies"][c]["filled"]))
 
     def bag_words(self, screen, args):
         return args

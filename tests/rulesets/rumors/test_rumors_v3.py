@@ -57,6 +57,17 @@ def test_version_2_refused_a_short_on_the_discards_nobody_may_count():
     assert shorts(few) == [] and shorts(many) == ["short Nile 1", "short Nile 2"]
 
 
+def test_version_2s_report_shows_the_shorts_nobody_may_count_only_where_the_orders_did():
+    """The costs in the report (issue 27) add nothing to that leak: in a version 2 game the
+    players not awaited see the shorts the board's spaces allow, whatever the discards."""
+    few, many = new(version=2), new(version=2)
+    nile_nearly_out(few, 21, 0)
+    nile_nearly_out(many, 18, 3)
+    assert few.view("carol")["you"]["trade"]["Nile"]["short"] == [[1, 15], [2, 30]]
+    assert few.view("carol") == many.view("carol") and render(few.view("carol")) == render(many.view("carol"))
+    assert few.view("alice")["you"]["trade"]["Nile"]["short"] == []  # awaited: her orders say so already
+
+
 def test_a_short_is_legal_whenever_the_board_has_the_spaces():
     few, many = new(), new()
     nile_nearly_out(few, 21, 0)
