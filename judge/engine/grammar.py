@@ -56,6 +56,10 @@ class Some:
 
     def text(self) -> str:
         items = " ".join(map(str, self.pool))
+        if len(set(self.pool)) < len(self.pool) and not any(str(v).isdigit() for v in self.pool):
+            # names repeated (dice of a company): "GameStart x3 Nile" (faces stay spelled out)
+            counts = Counter(self.pool)
+            items = " ".join(f"{v} x{counts[v]}" if counts[v] > 1 else f"{v}" for v in dict.fromkeys(self.pool))
         if len(self.pool) == self.least == self.most == 1:
             return items
         if self.least == self.most:

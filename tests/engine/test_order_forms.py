@@ -97,6 +97,7 @@ def test_a_template_prints_its_ranges_compactly():
     assert forms[0].lines() == ["  buy COMPANY N       Edison/Nile 1-3/5"]
     assert forms[0].orders()[:4] == ["buy Edison 1", "buy Edison 2", "buy Edison 3", "buy Edison 5"]
     bag = grammar.Form("bag DICE", ((grammar.Some(("Nile", "Nile", "Banana"), 0, 3),),))
-    assert bag.lines() == ["  bag DICE            none or any of Nile Nile Banana"]
+    assert bag.lines() == ["  bag DICE            none or any of Nile x2 Banana"]  # names repeated: counted
+    assert "bag Banana Nile Nile" in bag.orders() and len(bag.orders()) == 6  # (the orders spelled out)
     assert sorted(bag.orders()) == sorted(["bag", "bag Banana", "bag Nile", "bag Banana Nile", "bag Nile Nile",
                                            "bag Banana Nile Nile"])

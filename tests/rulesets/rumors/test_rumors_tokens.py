@@ -68,7 +68,7 @@ def test_seed_20_no_longer_shows_that_one_player_drew_all_four_unusual_oil(tmp_p
     run = CliRunner().invoke
     assert run(app, ["new", "rumors", path, "-p", "a", "-p", "b", "-p", "c", "--seed", "20"]).exit_code == 0
     public = run(app, ["show", path]).output
-    assert "UnusualOil $25: 5 of 10 filled (Bull 0), supply 21;" in public
+    assert "UnusualOil $25: 5/10 filled (Bull 0), supply 21;" in public
     assert public.count("supply 21;") == 3
     mine = run(app, ["show", path, "--as", "a"]).output
     assert "holdings UnusualOil +4 (+4x)" in mine and "discards UnusualOil 3" in mine
