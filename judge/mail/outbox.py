@@ -53,6 +53,12 @@ class Undeliverable(Exception):
 
 
 def compose(cfg, to: str, subject: str, body: str, reply_to_id: str = "") -> EmailMessage:
+    """A mail of the judge. Every line of its body is wrapped to 78 columns here, the one
+    point every answer, notice, report, reminder and welcome passes (continuation lines 4
+    columns further in; a word longer than a line, a player's or a commitment, is not cut)."""
+    from judge.engine.report import wrap
+
+    body = wrap(body)
     msg = EmailMessage()
     msg["From"] = f"Judge <{cfg.address}>"
     msg["To"] = to
