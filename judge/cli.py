@@ -26,7 +26,7 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except JudgeError as e:
-            typer.echo(f"judge: {e}", err=True)
+            _say(f"judge: {e}", err=True)
             raise typer.Exit(e.exit_code) from None
 
     def parse_args(self, ctx, args):
@@ -237,16 +237,17 @@ def _site(config: Optional[Path]):
     return configs.load(config)
 
 
-def _say(text: str) -> None:
-    """A long answer, wrapped to 78 columns (a mail's line, a phone's screen)."""
-    import textwrap
+def _say(text: str, err: bool = False) -> None:
+    """An answer, each line wrapped to 78 columns (a mail's line, a phone's screen): a longer
+    line goes on 4 columns further in, never cut (judge/engine/report.py's wrap)."""
+    from judge.engine.report import wrap
 
-    typer.echo(textwrap.fill(text, 78, break_long_words=False, break_on_hyphens=False))
+    typer.echo(wrap(text), err=err)
 
 
 def _warn(warning: str) -> None:
     if warning:
-        typer.echo(f"judge: warning: {warning}", err=True)
+        _say(f"judge: warning: {warning}", err=True)
 
 
 @app.command()
@@ -294,7 +295,7 @@ def new(
         _check_reliability(names, min_reliability, config, game_file)
     if not addresses:
         _warn(unit.create(game_file, game, _site(config)))
-        typer.echo(f"created {game_file}: {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        _say(f"created {game_file}: {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
     from judge.mail import mailgame
@@ -317,7 +318,7 @@ def new(
             mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         _warn(unit.create(game_file, game, cfg, box, welcomes, _now(now)))
-        typer.echo(f"created mail game {name} ({game_file}): {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
+        _say(f"created mail game {name} ({game_file}): {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
@@ -474,15 +475,15 @@ def order(
                **game.status()})
     else:
         for o in accepted:
-            typer.echo(f"ok: {o}")
+            _say(f"ok: {o}")
         for line in accepted.not_judged():
-            typer.echo(line)
+            _say(line)
         for line in mine:
-            typer.echo(line)
+            _say(line)
         if since:
             typer.echo("what happened:")
             for e in since:
-                typer.echo(f"  #{e['move']} {e['text']}")
+                _say(f"  #{e['move']} {e['text']}")
         _echo_waiting(game)
     if accepted.unjudged:
         raise typer.Exit(NOT_JUDGED_EXIT)
@@ -602,12 +603,12 @@ def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> No
         return _json(st)
     extra = ", ".join(f"{k} {v}" for k, v in st.items()
                       if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
-    typer.echo(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
+    _say(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
     if st["game_over"]:
-        typer.echo(f"game over; winners: {', '.join(st['winners'])}")
+        _say(f"game over; winners: {', '.join(st['winners'])}")
     else:
         for p in st["awaiting"]:
-            typer.echo(f"waiting for {p}: {st['expecting'][p]}")
+            _say(f"waiting for {p}: {st['expecting'][p]}")
 
 
 @app.command()
@@ -695,7 +696,7 @@ def orders_(
     for o in listed:
         typer.echo(o)
     if not listed:
-        typer.echo(f"{who} has no order to give now ({game.waiting_line()})")
+        _say(f"{who} has no order to give now ({game.waiting_line()})")
 
 
 @app.command()
@@ -830,15 +831,15 @@ def history(
 
         said = [(c.get("to_move", c.get("since", 0)), corrections.describe(c)) for c in corrections.public(game)]
         for row in rows:
-            typer.echo(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
+            _say(f"move {row['move']}: " + "; ".join(row["orders"]) if row["orders"] else f"move {row['move']}:")
             for text in row["events"]:
-                typer.echo(f"    {text}")
+                _say(f"    {text}")
             for at, text in said:
                 if at == row["move"]:
-                    typer.echo(f"    correction: {text}")
+                    _say(f"    correction: {text}")
         for at, text in said:
             if at not in {row["move"] for row in rows}:
-                typer.echo(f"move {at}: correction: {text}")
+                _say(f"move {at}: correction: {text}")
         return
     _show(past.at_move(game, at), as_, gm, as_json)
 
@@ -859,12 +860,12 @@ def _record_history(record: dict, as_json: bool) -> None:
     if as_json:
         return _json([rows[m] for m in sorted(rows)])
     for m in sorted(rows):
-        typer.echo(f"move {m}: " + "; ".join(rows[m]["orders"]))
+        _say(f"move {m}: " + "; ".join(rows[m]["orders"]))
         for text in rows[m]["events"]:
-            typer.echo(f"    {text}")
+            _say(f"    {text}")
     for c in record.get("corrections", []):
         if isinstance(c, dict) and isinstance(c.get("kind"), str):
-            typer.echo(f"correction: {describe(c)}")
+            _say(f"correction: {describe(c)}")
 
 
 @app.command()
@@ -944,7 +945,7 @@ def bot(
     game, (player, accepted) = _changed(game_file, config, play)
     if as_json:
         return _json({"player": player, "accepted": [str(o) for o in accepted], **game.status()})
-    typer.echo(f"ok: {player}: {accepted[0]}")
+    _say(f"ok: {player}: {accepted[0]}")
     _echo_waiting(game)
 
 
@@ -990,7 +991,7 @@ def play(
     if save is not None:
         gamefile.save(game, save)
     if not game.is_over():
-        typer.echo(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
+        _say(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
     if save is not None:
         typer.echo(f"saved {save}: {len(game.log)} logged orders")
 

@@ -171,3 +171,10 @@ class Server:
 
     def to(self, addr: str) -> list[EmailMessage]:
         return [m for rcpts, m in self.mails if rcpts == [addr]]
+
+
+def flat(text: str) -> str:
+    """`text` with its line breaks normalised, to find a phrase in a mail or an answer whatever
+    the wrap to 78 columns made of it: every run of spaces and line breaks (a wrapped line's
+    break and its continuation's indentation among them) one space. Use it on both sides."""
+    return " ".join(text.split())

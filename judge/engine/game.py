@@ -199,11 +199,18 @@ class Game:
         }
 
     def waiting_line(self) -> str:
-        """`move N: waiting for P (what)`, or the winners at the end."""
+        """`move N: waiting for P (what)`, players awaited for the same thing named together
+        (`P, Q (what)`), or the winners at the end; wrapped to 78 columns."""
+        from judge.engine.report import wrap
+
         st = self.status()
         if st["game_over"]:
-            return f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}"
-        return f"move {st['move']}: waiting for " + ", ".join(f"{p} ({st['expecting'][p]})" for p in st["awaiting"])
+            return wrap(f"move {st['move']}: the game is over; winners: {', '.join(st['winners'])}")
+        alike: dict[str, list[str]] = {}
+        for p in st["awaiting"]:
+            alike.setdefault(st["expecting"][p], []).append(p)
+        waits = ", ".join(f"{', '.join(ps)} ({what})" for what, ps in alike.items())
+        return wrap(f"move {st['move']}: waiting for {waits}")
 
     @property
     def log(self) -> Log:

@@ -1,6 +1,7 @@
 """Text reports: Jinja2 templates under templates/<ruleset>/ render a view, never the state."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from judge.engine.paths import resource
@@ -8,20 +9,33 @@ from judge.engine.paths import resource
 WIDTH = 78  # every line of a report, answer, notice and help: a mail's line (RFC 5322), a phone
 
 
+# A short phrase in quotes ('agree end', "resign"), kept on one line by `wrap`: an order or a
+# line a player may copy is never split. An apostrophe inside a word (alice's) opens none.
+_QUOTED = re.compile(r"""(?<![\w'"])(['"])(?=\S)[^'"\n]{1,30}(?<=\S)\1(?![\w'"])""")
+_KEPT_SPACE = "\ue000"  # a character of no text, standing for a space that must not break
+
+
 def wrap(text: str, hang: int = 4, width: int = WIDTH) -> str:
     """`text` (one line or several) wrapped to `width` columns, each line keeping its own
-    indentation and its continuation lines `hang` columns further in. A word longer than a
-    line is not cut (a commitment's 64 digits)."""
+    indentation and its continuation lines `hang` columns further in. A line that fits, or
+    holds one word, is left as it is, byte for byte. A line is broken only at a space: a word
+    longer than a line (a commitment's 64 digits, a password) is not cut, and a short phrase
+    in quotes ('agree end') is not split. Wrapping twice changes nothing."""
     import textwrap
 
     out = []
     for line in str(text).split("\n"):
-        if len(line) <= width:
+        if len(line) <= width or len(line.split()) < 2:  # (nothing to break)
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())][:width // 3]
-        out += textwrap.wrap(line.strip(), width, initial_indent=lead, subsequent_indent=lead + " " * hang,
-                             break_long_words=False, break_on_hyphens=False)
+        kept = line.strip()
+        keep = _KEPT_SPACE not in kept  # (a text holding that character is wrapped without it)
+        if keep:
+            kept = _QUOTED.sub(lambda m: m[0].replace(" ", _KEPT_SPACE), kept)
+        pieces = textwrap.wrap(kept, width, initial_indent=lead, subsequent_indent=lead + " " * hang,
+                               break_long_words=False, break_on_hyphens=False)
+        out += [piece.replace(_KEPT_SPACE, " ") for piece in pieces] if keep else pieces
     return "\n".join(out)
 
 

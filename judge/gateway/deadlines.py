@@ -155,7 +155,7 @@ def reminder(cfg, mg, who: str, now: datetime):
     game = mg.game
     deadline = parse_time(mg.m["deadline"])
     if who == GM:  # never defaulted (see tick_game)
-        when = "The judge gives no default order for the game master: the game waits for your orders."
+        when = "The judge gives no default order for the game master: the game waits for you."
     elif now < deadline:
         when = "If none arrives by the deadline, the judge gives the default order for you."
     else:  # the first tick after the deadline came in the grace period

@@ -41,7 +41,7 @@ from judge.mail import players
 from judge.mail.addresses import is_address
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from judge.engine.report import render
+from judge.engine.report import render, wrap
 from judge.engine.ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present", "set")
@@ -53,9 +53,9 @@ For example:
   game friday
   player alice YOURPASSWORD
   #12 bid
-Write 'help' on its own line after your player line for the orders of your game, 'rules'
-for its rules in short.
-Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored."""
+Write 'help' on its own line after your player line for your game's orders,
+'rules' for its rules in short. Quoted lines (>) and everything after
+a signature line (-- ) or a line 'end' are ignored."""
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
 # What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
 MAX_BLOCKS = 10  # game blocks in one message
@@ -106,7 +106,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)])
     sections = []
     if stray:
-        sections.append("These lines were ignored (each game's orders follow its 'game' and 'player' lines):\n"
+        sections.append("These lines were ignored (orders follow the 'game' and 'player' lines):\n"
                         + "".join(f"  {hide(line)[:MAX_ECHO]}\n" for line in stray[:MAX_STRAY])
                         + (f"  ... and {len(stray) - MAX_STRAY} more lines\n" if len(stray) > MAX_STRAY else ""))
     if not blocks:
@@ -150,17 +150,19 @@ _ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED )")
 
 def bounded_echo(sections: list[str]) -> list[str]:
     """The sections with their echoed lines cut to MAX_ECHO characters, and those past
-    MAX_ECHOED characters in the whole answer counted instead of shown (a refusal is shown)."""
+    MAX_ECHOED characters in the whole answer counted instead of shown (a refusal is shown).
+    An echoed line longer than a mail's line is wrapped, going on under its first word."""
     budget, out = MAX_ECHOED, []
     for text in sections:
         kept, hidden = [], 0
         for line in text.split("\n"):
-            if _ECHO.match(line):
+            if echoed := _ECHO.match(line):
                 line = line[:MAX_ECHO]
                 if budget < len(line) and not line.startswith("  REFUSED"):
                     hidden += 1
                     continue
                 budget -= len(line)
+                line = wrap(line, hang=len(echoed[1]))  # continued under the quoted line's start
             elif hidden:
                 kept.append(f"  ... and {hidden} more lines like these, not shown")
                 hidden = 0

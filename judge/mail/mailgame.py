@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 from judge.engine.errors import GameFileError
 from judge.mail.journal import iso
 from judge.mail.passwords import check_password, hash_password, new_password
-from judge.engine.report import render
+from judge.engine.report import WIDTH, render
 from judge.engine.ruleset import GM
 from judge.mail.outbox import compose
 from judge.mail import settings
@@ -197,7 +197,7 @@ class MailGame:
         entry = self.m["players"].get(who, {}) if who else {}
         deadline = parse_time(self.m["deadline"])
         when = settings.in_zone(deadline, entry.get("zone"))
-        away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
+        away = (f"\nYou are away until {entry['away_until']}: the judge waits for you until then."
                 if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
@@ -248,7 +248,8 @@ class MailGame:
         if who is not None:
             name = "gm" if who == GM else who
             orders = (view if view is not None else self.game.view(who)).get("orders") or []
-            example = f"#{self.game.move} {orders[0]}" if orders else "#MOVE ORDER"
+            fits = [o for o in orders if len(f"  #{self.game.move} {o}") <= WIDTH]  # a line to copy: never wrapped
+            example = f"#{self.game.move} {fits[0]}" if fits else "#MOVE ORDER"
             text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
                      f"or write to {cfg.address}. A good order message, whole:\n\n"
                      f"  game {self.name}\n  player {name} YOUR-PASSWORD\n  {example}\n  end\n\n"
@@ -262,7 +263,7 @@ class MailGame:
         rs = self.game.ruleset
         for address in self.m["observers"]:
             body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
-                    f"You watch it: you get the public report after every change. The players are "
+                    f"You watch it: you get the public report after every change.\nThe players are "
                     f"{', '.join(self.game.players)}.\n\n" + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
             out.append(compose(cfg, address, f"game {self.name}: welcome, observer", body))
         return out

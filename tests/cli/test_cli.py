@@ -63,10 +63,10 @@ def test_a_whole_game_from_the_shell(game):
     st = json.loads(judge("status", game, "--json").output)
     assert st["move"] == 1 and st["game_over"] is False and st["winners"] == [] and len(st["awaiting"]) == 1
     who = st["awaiting"][0]
-    while True:  # each `judge bot` answer ends with the line "move N: waiting for WHO (...)"
+    while True:  # each `judge bot` answer ends with the line "move N: waiting for WHO (...)" (wrapped)
         r = judge("bot", game, "--as", who)
         assert r.exit_code == 0, r.output
-        last = r.output.splitlines()[-1]
+        last = [line for line in r.output.splitlines() if line.startswith("move ")][-1]
         if "the game is over" in last:
             break
         who = re.match(r"move \d+: waiting for (\S+) ", last)[1]

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from judge.cli import NOT_JUDGED_EXIT, app
 
+from mailkit import flat
+
 
 def judge(*args: str, input: str | bytes | None = None):
     result = CliRunner().invoke(app, list(args), input=input)
@@ -52,7 +54,7 @@ def test_help_without_a_ruleset_lists_them():
 
 def test_ruleset_names_in_any_case(tmp_path):
     code, out = judge("new", "Mogul", str(tmp_path / "g.toml"), "-p", "a", "-p", "b", "-p", "c")
-    assert code == 0 and "created" in out and ": mogul," in out
+    assert code == 0 and "created" in out and ": mogul," in flat(out)
     assert judge("help", "STOCK-ROUND")[0] == 0
 
 
@@ -135,7 +137,7 @@ def test_verify_and_audit_agree_on_a_tampered_log_and_audit_takes_a_prefix(tmp_p
     code, out = judge("audit", game, "--commitment", commitment[:8])
     assert code == 0, out
     code, out = judge("audit", game, "--commitment", commitment[:4])
-    assert code == 2 and "at least the first 8" in out
+    assert code == 2 and "at least the first 8" in flat(out)
     path = tmp_path / "g.toml"
     text = path.read_text()
     assert '"1 ben ' in text
@@ -162,7 +164,7 @@ def test_a_rollback_is_told_in_every_report_and_in_history_and_each_owner_learns
     for who in ("ben", "public"):
         assert "if winner take" not in reports[who] and "undone:" not in reports[who]
     history = judge("history", game)[1]
-    assert "correction: the game master rolled the game back from move 5 to move 3" in history
+    assert "correction: the game master rolled the game back from move 5 to move 3" in flat(history)
     code, record = judge("export", game, "-")
     assert "standing_undone" not in record and "if winner take" not in record
     judge("replace", game, "cy", "erin")

@@ -13,6 +13,7 @@ from judge.engine import bots
 from judge.store import gamefile
 from judge.cli import app
 
+from mailkit import flat
 from registry import every_name
 
 
@@ -67,7 +68,7 @@ def test_audit_fails_when_the_commitment_was_recomputed_but_differs_from_the_pub
     game.commitment = commitment(game.ruleset, game.players, game.options, game.setup, game.rng.seed, game.salt)
     gamefile.save(game, path)
     code, out = judge("audit", str(path), "--commitment", published)
-    assert code == 5 and f"not {published}" in out
+    assert code == 5 and f"not {published}" in flat(out)
 
 
 def test_audit_fails_when_the_log_does_not_replay_from_the_seed(tmp_path):

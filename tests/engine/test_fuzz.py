@@ -69,7 +69,9 @@ def assert_clean_refusal(result, path: Path, before: bytes) -> None:
         return
     assert result.exit_code in EXIT_CODES, (result.exit_code, result.stderr)
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("judge: ") or "Usage:" in result.stderr, result.stderr
+    # one message, no traceback: a line "judge: ...", wrapped to 78 columns (its continuation 4 in)
+    assert lines and lines[0].startswith("judge: ") and all(line.startswith("    ") for line in lines[1:]) \
+        or "Usage:" in result.stderr, result.stderr
     assert path.read_bytes() == before
 
 

@@ -10,7 +10,7 @@ from judge.engine.game import Game
 from judge.gateway import inbox
 from judge.mail import mailgame, passwords
 from judge.store import gamefile
-from mailkit import T0, address, make_site, message, reply
+from mailkit import T0, address, flat, make_site, message, reply
 
 PLAYERS = ["alice", "bob", "carol"]
 
@@ -132,7 +132,7 @@ def test_rumors_the_last_bag_then_history_does_not_show_the_roll(tmp_path):
         answer = t.send("carol", *lines)
         assert "  OK      bag\n" in answer
         assert all(f'NOT JUDGED "{line}": it comes after "bag", which' in answer for line in lines[1:])
-        assert "dice show" not in answer and "Moves since" not in answer and "Your report" not in answer
+        assert "dice show" not in flat(answer) and "Moves since" not in answer and "Your report" not in answer
         assert t.game().log[-1].endswith("carol bag")
     t.reset()
     answer = t.send("carol", "history", "bag Edison", "zzz")

@@ -9,7 +9,7 @@ import pytest
 from judge.gateway import inbox as gateway
 from judge.engine.errors import MailError
 from judge.engine.game import Game
-from mailkit import address, block as orders, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
+from mailkit import address, block as orders, flat, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_wrong_password_forged_sender_and_unknown_game_are_refused_politely(site
     for sender, body, refusal in cases:
         mails = send(site, message(sender, body))
         answer = [m for m in mails if m["To"] == sender]
-        assert len(answer) == 1 and refusal in text(answer[0]) and "Nothing" in text(answer[0])
+        assert len(answer) == 1 and refusal in flat(text(answer[0])) and "Nothing" in text(answer[0])
         assert pw[first] not in text(answer[0])
         # the right password from another address: its owner is told, and nobody else
         alerts = [m for m in mails if m["To"] != sender]
@@ -127,7 +127,7 @@ def test_oversized_and_binary_messages_are_refused_cleanly(site):
     msg.set_content(orders(first, pw[first], "bid"))
     msg.add_attachment(bytes(range(256)), maintype="application", subtype="octet-stream", filename="a.bin")
     mails = send(site, bytes(msg))
-    assert len(mails) == 1 and "binary part (application/octet-stream)" in text(mails[0])
+    assert len(mails) == 1 and "binary part (application/octet-stream)" in flat(text(mails[0]))
     assert site.game_path().read_bytes() == before
 
 
@@ -177,7 +177,7 @@ def test_the_game_master_by_mail(site):
     mails = gm("pause", "absent nobody")
     assert "unknown player" in text(mails[0]) and not site.load().meta["mail"]["paused"]
     mails = gm("replace carol carol@x.test, mallory@evil.test")
-    assert 'REFUSED "replace carol carol@x.test, mallory@evil.test": write replace PLAYER NEW_ADDRESS' in text(mails[0])
+    assert 'REFUSED "replace carol carol@x.test, mallory@evil.test": write replace PLAYER NEW_ADDRESS' in flat(text(mails[0]))
 
 
 def test_secrets_never_reach_reports_or_replies(site):

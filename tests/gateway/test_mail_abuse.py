@@ -12,7 +12,7 @@ from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway, parse as mailparse
 from judge.mail import mailgame
 from judge.store import gamefile
-from mailkit import address, block, GM_ADDRESS, message, NAMES, new_game, reply, send, T0, to
+from mailkit import address, block, flat, GM_ADDRESS, message, NAMES, new_game, reply, send, T0, to
 
 MB = 1024 * 1024
 
@@ -40,14 +40,14 @@ def test_a_subject_of_many_encoded_words_never_reaches_the_email_package(site):
     words = b" ".join([b"=?utf-8?q?a?="] * 300)  # 4 KB; 20,000 of them took 2.8 GB
     raw = raw_message(b"From: " + address("alice").encode() + b"\nSubject: " + words)
     answer = reply(send(site, raw), address("alice"))
-    assert "cannot read your message: its subject header is longer than 2 KB. Nothing was changed." in answer
+    assert flat("cannot read your message: its subject header is longer than 2 KB. Nothing was changed.") in flat(answer)
     assert len(answer) < 400 and site.load().log == []
 
 
 def test_encoded_words_are_counted_over_the_whole_header(site):
     fields = b"".join(b"X-Note-%d: =?utf-8?q?a?= =?utf-8?q?b?=\n" % i for i in range(120))
     raw = raw_message(fields + b"From: " + address("alice").encode())
-    assert "its header has more than 200 encoded words" in reply(send(site, raw), address("alice"))
+    assert "its header has more than 200 encoded words" in flat(reply(send(site, raw), address("alice")))
 
 
 def test_a_from_of_many_addresses_is_dropped_unanswered(site):
@@ -72,7 +72,7 @@ def test_the_headers_of_mime_parts_are_bounded_before_parsing(site):
                      + b"\n\nbid\n" for _ in range(3))
     raw = (b"From: " + address("alice").encode() + b"\nMIME-Version: 1.0\n"
            b"Content-Type: multipart/mixed; boundary=\"b\"\n\n" + parts + b"--b--\n")
-    assert "the header of one of its MIME parts is longer than the judge reads" in reply(send(site, raw), address("alice"))
+    assert "the header of one of its MIME parts is longer than the judge reads" in flat(reply(send(site, raw), address("alice")))
     many = b"".join(b"--b\nContent-Type: text/plain\n\nbid\n" for _ in range(25))
     raw = raw.split(b"\n\n", 1)[0] + b"\n\n" + many + b"--b--\n"
     assert "it has more than 20 MIME parts" in reply(send(site, raw), address("alice"))
@@ -82,7 +82,7 @@ def test_the_headers_of_mime_parts_are_bounded_before_parsing(site):
 def test_a_message_of_many_blocks_is_refused_without_checking_a_password(site, hashes):
     body = "".join(block("ann", "wrongpass") for _ in range(300))
     answer = reply(send(site, message(address("alice"), body)), address("alice"))
-    assert "holds 300 game blocks; the judge reads at most 10 in one message. Nothing was changed." in answer
+    assert "holds 300 game blocks; the judge reads at most 10 in one message. Nothing was changed." in flat(answer)
     assert hashes == [] and len(answer) < 400
 
 
@@ -91,7 +91,7 @@ def test_after_a_failed_login_the_games_other_blocks_are_not_checked(site, hashe
     body = block(first, "wrongpass") + block(first, site.passwords[first], "bid") * 4
     answer = reply(send(site, message(address(first), body)), address(first))
     assert len(hashes) == 1 and site.load().log == []
-    assert answer.count("not read: an earlier block of this message for the same game gave a wrong player "
+    assert flat(answer).count("not read: an earlier block of this message for the same game gave a wrong player "
                         "name or password. Nothing was changed.") == 4
 
 
@@ -115,7 +115,7 @@ def test_a_block_of_too_many_lines_is_refused_before_its_password_is_checked(sit
     first = site.load().awaiting()[0]
     body = block(first, site.passwords[first], *["standing"] * 2000, "cancel 99")
     answer = reply(send(site, message(address(first), body)), address(first))
-    assert "the block has 2001 lines; the judge reads at most 100 lines a block. Nothing was changed." in answer
+    assert "the block has 2001 lines; the judge reads at most 100 lines a block. Nothing was changed." in flat(answer)
     assert hashes == [] and len(answer) < 400
 
 
@@ -145,7 +145,7 @@ def test_a_third_block_for_one_game_is_not_read(site):
     first = site.load().awaiting()[0]
     body = block(first, site.passwords[first], "standing") * 3
     answer = reply(send(site, message(address(first), body)), address(first))
-    assert "game g1: not read: the judge reads at most 2 blocks for one game in a message. Nothing was changed." in answer
+    assert "game g1: not read: the judge reads at most 2 blocks for one game in a message. Nothing was changed." in flat(answer)
 
 
 def test_a_refused_block_is_judged_once(site, monkeypatch):
@@ -212,7 +212,7 @@ def test_a_change_that_would_make_the_file_unloadable_is_refused_and_answered(si
     before = site.game_path().read_bytes()
     body = block(other, site.passwords[other], *[f"press all {'y' * 1000}"] * 5)
     mails = send(site, message(address(other), body))
-    assert "game g1: refused: the change would make the game file larger than the judge loads" in reply(mails, address(other))
+    assert "game g1: refused: the change would make the game file larger than the judge loads" in flat(reply(mails, address(other)))
     assert site.game_path().read_bytes() == before and len(mails) == 1  # nothing else sent
     assert not list((site.cfg.games / ".mail" / "outbox").glob("*")) or all(
         p.is_dir() for p in (site.cfg.games / ".mail" / "outbox").iterdir())

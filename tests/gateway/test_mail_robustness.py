@@ -20,7 +20,7 @@ from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.engine.errors import MailError
 from judge.mail.passwords import hash_password
-from mailkit import address, block as orders, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
+from mailkit import address, block as orders, flat, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
 
 H = timedelta(hours=1)
 GOLDEN = Path(__file__).parents[1] / "golden" / "files" / "2026-11-22"
@@ -191,7 +191,7 @@ def test_huge_message_ids_cannot_grow_the_game_file(site):
                       message_id=f"<{'x' * 60_000}{n}@players.test>")  # alike but for the end
         assert "Nothing to apply." in reply(send(site, raw), address(first))
     raw = message(address(first), orders(first, site.passwords[first]), message_id=f"<{'x' * 900_000}@players.test>")
-    assert "its header is larger than 64 KB. Nothing was changed." in reply(send(site, raw), address(first))
+    assert "its header is larger than 64 KB. Nothing was changed." in flat(reply(send(site, raw), address(first)))
     grown = site.game_path().stat().st_size - size
     assert grown < 3 * 60  # a 32-digit key each
     assert len(site.load().meta["mail"]["seen"]) == 3  # three messages, none taken for another
@@ -305,7 +305,7 @@ def test_two_blocks_for_the_same_game_in_one_message_are_both_handled(site):
     body = orders("gm", pw["gm"], f"as {first} bid") + orders("gm", pw["gm"], "absent carol")
     raw = message(GM_ADDRESS, body)
     answer = reply(send(site, raw), GM_ADDRESS)
-    assert answer.count("All applied.") == 2 and "handled before" not in answer
+    assert answer.count("All applied.") == 2 and "handled before" not in flat(answer)
     game = site.load()
     assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
     assert text(send(site, raw)[0]) == answer  # delivered again: the same answer, nothing done twice
@@ -319,7 +319,7 @@ def test_two_blocks_for_the_same_game_in_one_message_are_both_handled(site):
 ])
 def test_the_how_to_answer_names_what_is_missing(site, body, subject, expected):
     answer = reply(send(site, message(address("alice"), body, subject=subject)), address("alice"))
-    assert expected in answer and "Nothing was changed." in answer and "player YOURNAME YOURPASSWORD" in answer
+    assert flat(expected) in flat(answer) and "Nothing was changed." in flat(answer) and "player YOURNAME YOURPASSWORD" in answer
 
 
 def test_a_reminder_in_the_grace_period_does_not_say_by_the_deadline(tmp_path):
@@ -330,8 +330,8 @@ def test_a_reminder_in_the_grace_period_does_not_say_by_the_deadline(tmp_path):
     done = deadlines.tick(site.cfg, site.outbox(), T0 + 50 * H)  # the first tick after the deadline
     assert done == [f"g1: reminded {late}"]
     body = text(site.take()[0])
-    assert "by the deadline" not in body
-    assert "The deadline has passed; if none arrives by the end of the grace period (2026-05-03 18:00 UTC)" in body
+    assert "by the deadline" not in flat(body)
+    assert "The deadline has passed; if none arrives by the end of the grace period (2026-05-03 18:00 UTC)" in flat(body)
 
 
 def test_a_replaced_players_old_address_is_told(site):

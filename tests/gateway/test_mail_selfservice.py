@@ -15,7 +15,7 @@ from judge.cli import app
 from judge.mail import passwords
 from judge.mail.mailgame import parse_time
 from judge.engine.ruleset import GM
-from mailkit import GM_ADDRESS, JUDGE, T0, Server, address, make_site, message
+from mailkit import GM_ADDRESS, JUDGE, T0, Server, address, flat, make_site, message
 from registry import every_name
 
 runner = CliRunner()
@@ -159,7 +159,7 @@ def test_a_mail_game_where_players_serve_themselves(ruleset, tmp_path, server):
     away = game.awaiting()[0]
     until = (T0 + 5 * 24 * H).date().isoformat()
     text, out = t.answer(away, f"away until {until}")
-    assert f"You are away until {until}: the judge waits for you until then." in text
+    assert f"You are away until {until}: the judge waits for you until then." in flat(text)
     others = [p for p in ("alice", "bob", "carol") if p != away]
     assert all(out[t.addresses[p]][0].startswith(f"{away} is away until {until}.\n\n") for p in others)
     t.now = T0 + 60 * H  # past the deadline: the away player is not defaulted
@@ -262,7 +262,7 @@ def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
     second, last = [p for p in ("alice", "bob", "carol") if p != awaited[0]]
     t.answer(second, "resign")
     text, _ = t.answer(last, "resign")
-    assert "REFUSED \"resign\": nobody else is still in the game: end it with 'propose end'" in text
+    assert "REFUSED \"resign\": nobody else is still in the game: end it with 'propose end'" in flat(text)
     _, out = t.answer(last, "propose end")
     assert any("agreed to end the game" in b for b in out[GM_ADDRESS]) and t.game().is_over()
     text, _ = t.answer(GM, "set press loud")

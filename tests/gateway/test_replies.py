@@ -5,7 +5,7 @@ import pytest
 
 from judge.gateway import inbox as gateway
 from judge.gateway import flowed, parse as mailparse, replies
-from mailkit import T0, address, make_site, message, new_game, reply
+from mailkit import T0, address, flat, make_site, message, new_game, reply
 
 QUOTE = "> game g1: move 1, report for alice\n> \n> Mogul, the card game: report for alice, move 1\n"
 
@@ -139,10 +139,10 @@ def test_a_line_that_is_no_order_is_refused_as_not_an_order_never_as_not_your_tu
     site, pw, first, welcome = game
     text = answer(site, address(first), f"game g1\nplayer {first} {pw[first]}\nbid\nSee you at the club on Friday\n", "orders")
     assert 'REFUSED not an order "See you at the club on Friday": orders begin with bid' in text
-    assert "not your turn" not in text and site.load().log == []
+    assert "not your turn" not in flat(text) and site.load().log == []
     other = next(p for p in ("alice", "bob", "carol") if p != first)
     text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nHappy to play again\n", "hello")
-    assert 'REFUSED not an order "Happy to play again"' in text and "not your turn" not in text
+    assert 'REFUSED not an order "Happy to play again"' in text and "not your turn" not in flat(text)
     text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nbid\n", "hello")
     assert 'REFUSED not your turn "bid"' in text  # a real order out of turn is still told so
 
@@ -263,7 +263,7 @@ def test_the_flowed_trap_is_not_applied_as_an_order(game):
     raw = flowed_message(body, False).replace(b"alice@players.test", address(first).encode())
     gateway.handle(raw, site.cfg, site.outbox(), T0)
     mails = site.take()
-    assert f"OK      {press}" in reply(mails, address(first)) and site.load().log == []
+    assert flat(f"OK      {press}") in flat(reply(mails, address(first))) and site.load().log == []
     assert any(press.split(": ", 1)[1] in m.get_content() for m in mails if m["To"] == address(other))
 
 

@@ -17,7 +17,7 @@ from judge.league import table
 from judge.league.records import gather
 from judge.league.reliability import of_game
 from judge.change import corrections
-from mailkit import T0, address, make_site, message, new_game, reply, short_setup
+from mailkit import T0, address, flat, make_site, message, new_game, reply, short_setup
 
 H = timedelta(hours=1)
 WINNER_SETUP_SEEDS = range(1, 40)  # setups tried until alice, playing sensibly, wins
@@ -224,7 +224,7 @@ def test_judge_new_refuses_a_player_below_the_minimum_reliability(played, tmp_pa
     carol = {r.player: r for r in table.league(gather(p.archive)[0])[0].rows}["carol"].conduct
     assert carol.reliability < 0.8
     assert (f"1 player falls short: carol: {100 * carol.reliability:.1f}% ({carol.on_time} of {carol.orders} orders "
-            f"on time, {carol.missed} deadlines missed, 0 resignations)") in out.output
+            f"on time, {carol.missed} deadlines missed, 0 resignations)") in flat(out.output)
     out = CliRunner().invoke(app, ["new", "mogul", str(tmp_path / "next.toml"), "-p", "alice", "-p", "bob",
                                    "-p", "zoe", "--min-reliability", "0.5", "--config", str(cfg)])
     assert out.exit_code == 0, out.output

@@ -20,6 +20,7 @@ from judge.engine.game import Game
 from judge.engine.rng import Rng
 from judge.rulesets.mogul.rules import Mogul
 
+from mailkit import flat
 from registry import config_id, configs, many, new_game, positions, random_bots, redrawn
 
 GAMES = many("JUDGE_FAIR_GAMES", 1)
@@ -142,9 +143,9 @@ def test_rumors_a_refused_line_after_the_last_bag_does_not_show_the_roll(tmp_pat
         code, out = judge("order", path, "--as", "c", bag, then)
         assert code == NOT_JUDGED_EXIT, out
         told = out.split("what happened:")[0].split("move ")[0]  # what is said of the batch; then what it did
-        assert f'not judged "{then}"' in told and "dice show" not in told and "$" not in told
+        assert f'not judged "{then}"' in flat(told) and "dice show" not in flat(told) and "$" not in told
         outputs.append(told.replace(f"ok: {bag.lower()}", "ok: BAG"))
-    assert outputs[0] == outputs[2].replace("buy Gazillioon 5", "dice Edison 1 2 3 4 5 6")
+    assert flat(outputs[0]) == flat(outputs[2].replace("buy Gazillioon 5", "dice Edison 1 2 3 4 5 6"))  # (wrapped)
     game = gamefile.load(path)
     assert game.state["phase"] != "roll" and game.log[-1].endswith("c bag")
 
@@ -199,5 +200,5 @@ def test_the_mail_reply_marks_the_lines_after_the_roll_not_judged(tmp_path):
     told = answer.split("move ")[0]
     assert "OK      bag" in told and 'NOT JUDGED "dice Edison 1 2 3 4 5 6": it comes after "bag"' in told
     assert "Applied up to an order that revealed hidden information" in answer
-    assert "Edison's dice show" not in answer
+    assert "Edison's dice show" not in flat(answer)
     assert site.load("r").log[-1].endswith("c bag")

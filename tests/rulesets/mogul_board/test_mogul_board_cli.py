@@ -16,7 +16,7 @@ from judge.cli import app
 from judge.engine.ruleset import get
 from judge.rulesets.mogul.rules import CRASH, company
 
-from mailkit import T0, address, make_site
+from mailkit import T0, address, flat, make_site
 
 RS = get("mogul-board")
 OLD = Path(__file__).parents[2] / "golden" / "files" / "2026-11-22" / "mogul-board.toml"
@@ -91,7 +91,7 @@ def test_sell_anything_else_is_refused_naming_both_forms(tmp_path):
     before = path.read_bytes()
     result = judge("order", path, "--as", "alice", "sell 2")
     assert result.exit_code == 4
-    assert 'syntax error "sell 2": write sell (all your shares of the box colour) or sell none' in result.output
+    assert 'syntax error "sell 2": write sell (all your shares of the box colour) or sell none' in flat(result.output)
     assert path.read_bytes() == before
 
 
@@ -140,7 +140,7 @@ def edited(monkeypatch, change):
 def test_bad_component_data_is_refused_when_a_game_is_created(tmp_path, monkeypatch, change, message):
     edited(monkeypatch, change)
     result = judge("new", "mogul-board", tmp_path / "g.toml", "-p", "a", "-p", "b", "-p", "c", "--seed", 1)
-    assert result.exit_code == 3 and message in result.output, result.output
+    assert result.exit_code == 3 and message in flat(result.output), result.output
     assert not (tmp_path / "g.toml").exists()
 
 
@@ -163,7 +163,7 @@ def test_a_version_1_game_keeps_its_rules_and_judge_upgrade_moves_it_to_version_
     gamefile.save(game, path)
     result = judge("order", path, "--as", second, "sell none")
     assert result.exit_code == 4 and "write just sell" in result.output
-    assert "'sell none' does not exist in version 1 of the rules" in result.output
+    assert "'sell none' does not exist in version 1 of the rules" in flat(result.output)
     out = ok("upgrade", path)
     assert "from mogul-board version 1 to version 2" in out
     again = gamefile.load(path)

@@ -17,6 +17,8 @@ from judge.cli import app
 from judge.engine.game import Game
 from judge.engine.ruleset import get
 
+from mailkit import flat
+
 SR = get("stock-round")
 OLD = Path(__file__).parents[2] / "golden" / "files" / "2026-11-22" / "stock-round.toml"
 
@@ -53,7 +55,7 @@ def refused(path, move, message):
     before = path.read_bytes()
     result = judge("order", path, *(("--gm",) if who == "gm" else ("--as", who)), text.strip())
     assert result.exit_code == 4, result.output
-    assert message in result.output, result.output
+    assert flat(message) in flat(result.output), result.output
     assert path.read_bytes() == before
 
 
@@ -524,7 +526,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
     assert ("cannot upgrade to stock-round version 5: log entry 17 ('17 gm train FTR 2') does not replay: "
-            'illegal order "train FTR 2": FTR has not floated') in result.output
+            'illegal order "train FTR 2": FTR has not floated') in flat(result.output)
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules
     assert gamefile.load(path).ruleset.version == 1
