@@ -65,7 +65,7 @@ LONG = "a long line of words " * 6  # 126 columns of the player's own
 
 
 @pytest.mark.parametrize("name", [_case(rs.name) for rs in registry.every()])
-def test_every_mail_of_a_mail_game_fits_78_columns(tmp_path, name):
+def test_every_mail_of_a_mail_game_fits_78_columns(tmp_path, monkeypatch, name):
     """A mail game of each ruleset through the gateway and `judge tick`: the welcomes, the
     answers (help, history, a refused overlong line, press), the reports with their notices
     and footers, the reminders and the missed deadlines; every line of every body. A player's
@@ -74,8 +74,10 @@ def test_every_mail_of_a_mail_game_fits_78_columns(tmp_path, name):
     from datetime import timedelta
 
     from judge.gateway import deadlines
+    from judge.mail import passwords as hashes
     from mailkit import NAMES, T0, block, message, new_game as new_mail_game, send
 
+    monkeypatch.setattr(hashes, "N", 2**4)  # cheap hashes (each keeps its cost): no password is guessed here
     site = make_site(tmp_path)
     passwords = new_mail_game(site, ruleset=name, deadline=24, grace=0, remind=12)
     mails = site.take()
