@@ -544,10 +544,10 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
 
         deliver_anonymous_press(unit.path, unit.name, unit.cfg, None, unit.now)
     if unit.box_down:
-        typer.echo(f"judge: {unit.box_down}", err=True)
+        _say(f"judge: {unit.box_down}", err=True)
     if as_json:
         return _json({"accepted": [], "told": told, **unit.game.status()})
-    typer.echo(f"ok: {told}")
+    _say(f"ok: {told}")
     _echo_waiting(unit.game)
 
 
@@ -561,7 +561,7 @@ def _changed(game_file: Path, config: Optional[Path], change):
         unit.game, result = change(unit.game)
     _warn(unit.warning)
     if unit.box_down:
-        typer.echo(f"judge: {unit.box_down}", err=True)
+        _say(f"judge: {unit.box_down}", err=True)
     return unit.game, result
 
 

@@ -128,7 +128,7 @@ def _shell(*args) -> str:
 def test_every_shell_answer_fits_78_columns(tmp_path, name, players):
     """What the shell prints of a bot game of each ruleset with the fewest and the most players
     (the line `bot` and `order` end with is checked at every count above): `judge new`,
-    `order` (its answer and what happened), `bot`, `status`, `orders`, `standings`, `history`,
+    `order` (its answer and what happened; press and propose end too), `bot`, `status`, `orders`, `standings`, `history`,
     `verify`, `audit`, and the refusals of an overlong order line and of a long wrong one.
     Bots play in between (a shell call every few moves); after every move the line `order` and
     `bot` end with (`move N: waiting for ...`) is checked too. Only `judge orders` may print a line past 78
@@ -141,7 +141,10 @@ def test_every_shell_answer_fits_78_columns(tmp_path, name, players):
     game = gamefile.load(path)
     who = game.awaiting()[0]
     said += [("order, too long", _shell("order", path, "--as", who, "buy x " * 40)),
-             ("order, wrong", _shell("order", path, "--as", who, "buy x " * 20))]
+             ("order, wrong", _shell("order", path, "--as", who, "buy x " * 20)),
+             ("press", _shell("order", path, "--as", who, "press all " + LONG)),
+             ("propose end", _shell("order", path, "--as", who, "propose end"))]
+    game = gamefile.load(path)
     legal: set[str] = set()
     for turn in range(1000):
         if game.is_over():
