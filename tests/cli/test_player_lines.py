@@ -5,7 +5,7 @@ from typer.testing import CliRunner
 
 from judge.cli import app
 from judge.store import gamefile
-from mailkit import GM_ADDRESS, OBSERVER, address, make_site, new_game, text
+from mailkit import GM_ADDRESS, OBSERVER, address, flat, make_site, new_game, text
 
 runner = CliRunner()
 
@@ -52,9 +52,9 @@ def test_what_only_mail_can_do_is_refused_in_a_shell_game_and_the_file_is_unchan
                       ("press bob hi", "press goes to all or to one of the others"),
                       ("press all", "write press PLAYER TEXT")]:
         result = judge("order", str(path), "--as", "bob", line)
-        assert result.exit_code == 4 and f'"{line}": {why}' in result.output, result.output
+        assert result.exit_code == 4 and f'"{line}": {why}' in flat(result.output), result.output
     result = judge("order", str(path), "--gm", "propose end")
-    assert result.exit_code == 4 and "a player's line: give it with --as PLAYER" in result.output
+    assert result.exit_code == 4 and "a player's line: give it with --as PLAYER" in flat(result.output)
     result = judge("order", str(path), "--as", "bob", "propose end", "pass")
     assert result.exit_code == 2 and "alone" in result.output
     assert path.read_bytes() == before
