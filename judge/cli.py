@@ -185,9 +185,9 @@ def rulesets(as_json: bool = typer.Option(False, "--json")) -> None:
         olds = [str(v) for v in rs.old_versions]
         versions = f"versions {', '.join(olds[:-1])} and {olds[-1]}" if len(olds) > 1 else f"version {''.join(olds)}"
         older = f"; still plays {versions} for older games" if olds else ""
-        typer.echo(f"{rs.name} (version {rs.version}{older}): {rs.title}, {rs.min_players}-{rs.max_players} players")
+        _say(f"{rs.name} (version {rs.version}{older}): {rs.title}, {rs.min_players}-{rs.max_players} players")
         for o in rs.options:
-            typer.echo(f"    --option {o.describe()}")
+            _say(f"    --option {o.describe()}")
 
 
 def _config_option():
@@ -324,7 +324,7 @@ def new(
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
         box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
-    typer.echo(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
+    _say(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
 
 
 def _check_reliability(names: list[str], minimum: str, config: Optional[Path], game_file: Path) -> None:
@@ -339,7 +339,7 @@ def _check_reliability(names: list[str], minimum: str, config: Optional[Path], g
     cfg = _site(config)
     source = records.site_source(cfg) if cfg else game_file.absolute().parent
     for note in admission.check(source, names, share, cfg.aliases if cfg else None):
-        typer.echo(f"judge: {note}", err=True)
+        _say(f"judge: {note}", err=True)
 
 
 @app.command()
@@ -373,7 +373,7 @@ def league(
     sections, warnings = table.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
                                            ruleset, since)
     for warning in warnings:
-        typer.echo(f"judge: {warning}", err=True)
+        _say(f"judge: {warning}", err=True)
     typer.echo(table.as_json(sections) if as_json else table.as_csv(sections) if as_csv else table.text(sections),
                nl=False)
 
@@ -715,8 +715,8 @@ def verify(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> No
         raise VerifyError("replay differs from the saved state: " + "; ".join(diffs))
     if as_json:
         return _json({"ok": True, "orders": len(game.log), "move": game.move})
-    typer.echo(f"ok: {len(game.log)} {_plural(len(game.log), 'order replays', 'orders replay')} to the saved "
-               f"state (move {game.move})")
+    _say(f"ok: {len(game.log)} {_plural(len(game.log), 'order replays', 'orders replay')} to the saved "
+         f"state (move {game.move})")
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -772,7 +772,7 @@ def export(game_file: Path, out: Path) -> None:
     if str(out) == "-":
         return typer.echo(record.text(game, game_file.stem), nl=False)
     record.export(game, game_file.stem, out)
-    typer.echo(f"wrote the public record of {game_file.stem} at move {game.move} to {out}"
+    _say(f"wrote the public record of {game_file.stem} at move {game.move} to {out}"
                + (" (complete: the game is over)" if game.is_over() else ""))
 
 
@@ -787,7 +787,7 @@ def archive(
 
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
-    typer.echo(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
+    _say(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
 
 
 @app.command(name="site")
@@ -802,7 +802,7 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option()) ->
     count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
-    typer.echo(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
+    _say(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
 
 
 @app.command()
@@ -882,7 +882,7 @@ def rollback(
 
     game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
     _warn(warning)
-    typer.echo(f"rolled back to move {to}: {len(undone)} {_plural(len(undone), 'order', 'orders')} undone and kept in the trace")
+    _say(f"rolled back to move {to}: {len(undone)} {_plural(len(undone), 'order', 'orders')} undone and kept in the trace")
     _echo_waiting(game)
 
 
@@ -904,9 +904,9 @@ def replace(
     game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
                                                              address, reason)
     _warn(warning)
-    typer.echo(f"{new} plays the seat {seat} from move {game.move}")
+    _say(f"{new} plays the seat {seat} from move {game.move}")
     if password:
-        typer.echo(f"password of {new} (shown only now; mailed with the welcome): {password}")
+        _say(f"password of {new} (shown only now; mailed with the welcome): {password}")
 
 
 @app.command()
@@ -914,10 +914,10 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
-    typer.echo(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
-               f"{len(new.log)} orders replayed")
+    _say(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
+         f"{len(new.log)} orders replayed")
     for line in new.ruleset.changes_since(old):
-        typer.echo(f"  - {line}")
+        _say(f"  - {line}")
     _echo_waiting(new)
 
 
@@ -975,7 +975,7 @@ def play(
     game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
     if save is not None:
         gamefile.create(game, save)  # refused now, not after the game, when the file exists
-    typer.echo(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
+    _say(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
     last_round = [game.status().get("round")]
     if not quiet:
         typer.echo(render(game.view(None)))
@@ -993,7 +993,7 @@ def play(
     if not game.is_over():
         _say(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
     if save is not None:
-        typer.echo(f"saved {save}: {len(game.log)} logged orders")
+        _say(f"saved {save}: {len(game.log)} logged orders")
 
 
 @app.command()
@@ -1019,4 +1019,4 @@ def simulate(
         for result in bar:
             summary.add(result)
     for line in summary.lines():
-        typer.echo(line)
+        _say(line)

@@ -21,7 +21,7 @@ from judge.gateway import deadlines, inbox as gateway
 from judge.mail import passwords
 from judge.engine.ruleset import GM
 
-from mailkit import GM_ADDRESS, OBSERVER, T0, address, make_site, message, new_game, reply
+from mailkit import GM_ADDRESS, OBSERVER, T0, address, flat, make_site, message, new_game, reply
 
 ARCHIVE = '[archive]\ngit = "archive"\n'
 
@@ -231,7 +231,7 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     path = tmp_path / "g.toml"
     judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--seed", SEED)
     code, out, _ = judge("export", path, tmp_path / "running.toml")
-    assert code == 0 and out == f"wrote the public record of g at move 1 to {tmp_path / 'running.toml'}\n"
+    assert code == 0 and flat(out) == f"wrote the public record of g at move 1 to {tmp_path / 'running.toml'}"
     running = tomllib.loads((tmp_path / "running.toml").read_text())
     game = gamefile.load(path)
     assert running["commitment"] == game.commitment and running["complete"] is False
