@@ -45,7 +45,6 @@ from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
 from judge.engine.rng import Rng
-from judge.engine.ruleset import GM
 from judge.gateway import inbox
 from judge.mail import mailgame, passwords
 from judge.record import archive

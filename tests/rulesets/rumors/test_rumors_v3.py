@@ -9,9 +9,7 @@ from judge.engine import bots
 from judge.engine.errors import IllegalOrder
 from judge.engine.game import AGREED_END, Game
 from judge.engine.report import render
-from judge.engine.rng import Rng
 from judge.engine.ruleset import GM, get
-from judge.rulesets.rumors.tokens import tokens
 
 NAMES = ["alice", "bob", "carol"]
 COMPANIES = ["Edison", "Nile", "Gazillioon"]
