@@ -62,6 +62,8 @@ class Some:
             items = " ".join(f"{v} x{counts[v]}" if counts[v] > 1 else f"{v}" for v in dict.fromkeys(self.pool))
         if len(self.pool) == self.least == self.most == 1:
             return items
+        if self.least == 1 and self.most == len(self.pool) and all(str(v).isdigit() for v in self.pool):
+            return items  # faces to pick from (a die's): "Edison 1 4 4 6" (the help says "any of")
         if self.least == self.most:
             return f"all of {items}" if self.most == len(self.pool) else f"{self.most} of {items}"
         if self.most == len(self.pool):
