@@ -47,12 +47,17 @@ class Site:
 
     def take(self) -> list[EmailMessage]:
         """The mails sent since the last take (Maildir outbox), removed from it."""
-        box = mailbox.Maildir(str(self.outbox_dir), create=True)
-        out = []
-        for key in list(box.keys()):
-            out.append(message_from_bytes(box.get_bytes(key), policy=policy.default))
-            box.remove(key)
-        return out
+        return take_maildir(self.outbox_dir)
+
+
+def take_maildir(path: Path) -> list[EmailMessage]:
+    """The mails in the Maildir at `path`, in the order of their keys, removed from it."""
+    box = mailbox.Maildir(str(path), create=True)
+    out = []
+    for key in sorted(box.keys()):
+        out.append(message_from_bytes(box.get_bytes(key), policy=policy.default))
+        box.remove(key)
+    return out
 
 
 def make_site(root: Path, smtp_port: int | None = None, smtp_login: str = "") -> Site:

@@ -27,11 +27,9 @@ JUDGE_EDGE_BLOCKS (default 6) the mail blocks tried per player and position."""
 from __future__ import annotations
 
 import json
-import mailbox
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -50,6 +48,7 @@ from judge.mail import mailgame, passwords
 from judge.record import archive
 from judge.store import config, gamefile
 
+from mailkit import take_maildir
 from registry import configs, every_name, many, positions, redrawn
 
 GAMES = many("JUDGE_EDGE_GAMES", 1)
@@ -107,12 +106,7 @@ class World:
         self.placed = _played(game)
 
     def _mails(self) -> list[EmailMessage]:
-        box = mailbox.Maildir(str(self.outbox), create=True)
-        out = []
-        for key in sorted(box.keys()):
-            out.append(message_from_bytes(box.get_bytes(key), policy=policy.default))
-            box.remove(key)
-        return out
+        return take_maildir(self.outbox)
 
     def _head(self) -> tuple[str, str]:
         done = subprocess.run(["git", "-C", str(self.cfg.archive), "log", "-1", "--format=%H%n%B"],
@@ -317,9 +311,9 @@ class Edge:
 
 def unfair(name: str, tmp_path: Path) -> list[str]:
     edge = Edge(tmp_path)
-    for k, config in enumerate(the_configs(name)):
-        for game, vocabulary in edge_positions(config, k):
-            if edge.check(game, vocabulary, k, f"{name} {config[1]}p {config[2]} seed {k} move {game.move}"):
+    for k, setting in enumerate(the_configs(name)):
+        for game, vocabulary in edge_positions(setting, k):
+            if edge.check(game, vocabulary, k, f"{name} {setting[1]}p {setting[2]} seed {k} move {game.move}"):
                 return edge.found
     assert edge.count and edge.skipped <= edge.count // 4, f"{edge.count} inputs tried, {edge.skipped} skipped"
     return edge.found
