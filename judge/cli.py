@@ -510,7 +510,6 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
     anonymous press goes as a change of its own (judge/gateway/selfservice.py)."""
     from judge.change.unit import Change
     from judge.mail import players
-    from judge.mail.outbox import compose
 
     verb, args = line.split()[0].lower(), line.split()[1:]
     with Change(game_file, _site(config), needs_mail=True) as unit:
@@ -519,16 +518,7 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
             if gm:
                 raise JudgeError(f"'{verb}' is a player's line: give it with --as PLAYER")
             who = game.player_name(as_)
-            if verb == "resign":
-                notice = players.resign(game, m, who, args)
-            elif verb == "press":
-                said = players.press(game, m, who, args)
-                notice = players.send_press(game, m, who, said)
-                if notice is None and not said.anonymous:
-                    unit.mails.append(compose(unit.cfg, unit.mail.address(said.to), f"game {unit.name}: press "
-                                              f"from {who}", players.private_press(unit.name, who, said.text)))
-            else:
-                notice = players.vote_end(game, m, who, args, proposing=verb == "propose")
+            notice, private = players.carry_out(game, m, who, verb, args)
         except OrderError:
             raise
         except JudgeError as e:
@@ -536,7 +526,9 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
         if m is not None:
             players.play_resigned(game, m)
         unit.notices += [notice] if notice else []
-        told = notice or (f"press to {said.to} sent" if not said.anonymous else
+        if private is not None:
+            unit.mails.append(players.press_mail(unit.cfg, unit.name, unit.mail.address(private.to), who, private.text))
+        told = notice or (f"press to {private.to} sent" if private is not None else
                           "anonymous press: sent on its own, apart from this change")
     _warn(unit.warning)
     if m is not None and m.get("press_pending"):

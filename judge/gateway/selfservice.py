@@ -153,27 +153,15 @@ def _back(run, player, args):
     run.notices.append(f"{player} is back.")
 
 
-def _resign(run, player, args):
-    run.notices.append(players.resign(run.game, run.mg.m, player, args))
-
-
-def _propose(run, player, args):
-    run.notices.append(players.vote_end(run.game, run.mg.m, player, args, proposing=True))
-
-
-def _agree(run, player, args):
-    run.notices.append(players.vote_end(run.game, run.mg.m, player, args, proposing=False))
-
-
-def _press(run, player, args):
-    # a password pasted in press reaches nobody, nor the record (run.hide)
-    said = players.press(run.game, run.mg.m, player, args, hide=run.hide)
-    notice = players.send_press(run.game, run.mg.m, player, said)
-    if notice is not None:
-        run.notices.append(notice)
-    elif not said.anonymous:
-        run.mails.append(compose(run.cfg, run.mg.address(said.to), f"game {run.name}: press from {player}",
-                                 players.private_press(run.name, player, said.text)))
+def _changing(verb: str):
+    """The handler of `resign`, `propose end`, `agree end` or `press` (judge/mail/players.py,
+    the shell's too): a password pasted in press reaches nobody, nor the record (run.hide)."""
+    def handler(run, player, args):
+        notice, private = players.carry_out(run.game, run.mg.m, player, verb, args, hide=run.hide)
+        run.notices += [notice] if notice else []
+        if private is not None:
+            run.mails.append(players.press_mail(run.cfg, run.name, run.mg.address(private.to), player, private.text))
+    return handler
 
 
 def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
@@ -265,7 +253,7 @@ def _nothing_after(verb: str, args) -> None:
 
 COMMANDS = {
     "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
-    "resign": _resign, "propose": _propose, "agree": _agree, "press": _press, "set": _set, "confirm": _confirm,
+    **{verb: _changing(verb) for verb in players.VERBS}, "set": _set, "confirm": _confirm,
     "league": _league,
 }
 

@@ -119,6 +119,27 @@ def send_press(game, m: dict | None, player: str, said: Press) -> str | None:
     return None
 
 
+def carry_out(game, m: dict | None, player: str, verb: str, args: list[str],
+              hide=lambda text: text) -> tuple[str | None, Press | None]:
+    """One of these lines (`verb` one of VERBS), for the gateway and the shell alike: the notice
+    every player is told (None for press not to all), and press to one player that the caller
+    mails (`press_mail`), or None."""
+    if verb == "resign":
+        return resign(game, m, player, args), None
+    if verb in ("propose", "agree"):
+        return vote_end(game, m, player, args, proposing=verb == "propose"), None
+    said = press(game, m, player, args, hide)
+    notice = send_press(game, m, player, said)
+    return notice, said if notice is None and not said.anonymous else None
+
+
+def press_mail(cfg, name: str, address: str, sender: str, text: str):
+    """The mail of press to one player, from `sender`."""
+    from judge.mail.outbox import compose
+
+    return compose(cfg, address, f"game {name}: press from {sender}", private_press(name, sender, text))
+
+
 def private_press(name: str, sender: str, text: str, anonymous: bool = False) -> str:
     """The body of press to one player."""
     who = "an anonymous player" if anonymous else sender
