@@ -1,8 +1,8 @@
 """The finished games of a source, read from their public records alone.
 
 A source is a directory, searched with its subdirectories (hidden ones such as .git left
-out): a game directory (game files: each one's public record is built from it), a git archive
-of records (RULESET/GAME.toml), or any directory of exported records; or one file. Games
+out: a game directory (game files, each read as its record would show it, with no replay), a
+git archive of records (RULESET/GAME.toml), or any directory of exported records; or one file. Games
 still running are passed over; the same game found twice (a game file and its record) counts
 once. What the league needs of a finished record is read into a `Finished`: the final
 standings (from the record's own [game_file], no replay), who held each seat when
@@ -63,14 +63,13 @@ def gather(source) -> tuple[list[Finished], list[str]]:
     found, warnings, seen = [], [], set()
     for path in files:
         try:
-            record = read(path)
-            if record is None:
+            key, game = read(path)
+            if game is None:
                 continue
-            key = record.get("commitment") or (record.get("ruleset"), record.get("game"))
             if key in seen:
                 continue
             seen.add(key)
-            found.append(finished(record, str(path)))
+            found.append(game)
         except GameFileError as e:
             warnings.append(f"skipped {path}: {e}")
     return ordered(found), warnings
@@ -113,21 +112,25 @@ def from_data(data: dict) -> Finished:
         raise GameFileError(f"not a finished game's league data ({type(e).__name__} {e})") from None
 
 
-def read(path: Path) -> dict | None:
-    """The public record of the finished game in `path` (a record or a game file), or None
-    for a game still running or a TOML file that is neither (such as judge.toml)."""
-    from judge.record import public
+def read(path: Path) -> tuple[object, "Finished | None"]:
+    """(what tells the game from others: its commitment, the finished game in `path`), `path`
+    a public record or a game file; None for a game still running or a TOML file that is
+    neither (such as judge.toml). A game file is read as it is (its [league] facts are those
+    its record would show), not made into a record first: no replay."""
+    from judge.record import conduct, public
     from judge.store import gamefile
 
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
     if data.get("record") == public.KIND:
-        return data if data.get("complete") else None
+        key = data.get("commitment") or (data.get("ruleset"), data.get("game"))
+        return key, finished(data, str(path)) if data.get("complete") else None
     if "state" not in data or "ruleset" not in data:
-        return None
+        return None, None
     from judge.engine.game import Game
 
     game = Game.from_dict(data, str(path))
-    return public.build(game, path.stem) if game.is_over() else None
+    key = game.commitment or (game.ruleset.name, path.stem)
+    return key, of_game(game, path.stem, conduct.public(game), str(path)) if game.is_over() else None
 
 
 def finished(record: dict, where: str) -> Finished:
@@ -135,16 +138,21 @@ def finished(record: dict, where: str) -> Finished:
     from judge.record import public
 
     game = public.finished_game(record, where)
+    return of_game(game, str(record.get("game", "")), record.get("league", {}), where)
+
+
+def of_game(game, name: str, facts, where: str) -> Finished:
+    """What the league reads of a finished game called `name`, with its record's [league]
+    table `facts` (missed deadlines, resignations, the end)."""
     if not game.is_over():
         raise GameFileError(f"{where}: the record says the game is over, but its game is not")
     ranks = {row["player"]: row["rank"] for row in game.ruleset.standings(game.state)}
-    facts = record.get("league", {})
     if not isinstance(facts, dict):
         raise GameFileError(f"{where}: [league] must be a table")
     ended = facts.get("ended", "")
     if not isinstance(ended, str):
         raise GameFileError(f"{where}: [league] ended must be a date and time")
-    out = Finished(game.ruleset.name, str(record.get("game", "")), ended, game.state.get("ended") == "agreement",
+    out = Finished(game.ruleset.name, name, ended, game.state.get("ended") == "agreement",
                    ranks, _spans(game.players, game.corrections, where), _orders(game))
     for fact in _facts(facts.get("facts", []), game.players, where):
         if fact["kind"] == "missed" and not _undone(fact, game.corrections):
