@@ -23,8 +23,9 @@ INDEX = "games.json"
 def build(source, out, now: datetime | None = None, aliases: dict | None = None) -> tuple[int, list[str]]:
     """The site of every game at `source` in `out`: (games written, warnings). `aliases`: the
     league's ([league] aliases of judge.toml)."""
-    records, warnings = sources.records(source)
     out = Path(out)
+    _check_own(out)
+    records, warnings = sources.records(source)
     out.mkdir(parents=True, exist_ok=True)
     games = _known(out)
     for record in records:
@@ -32,6 +33,18 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None)
     warnings += league.build(out, records, aliases, _write)
     write_index(out, games, now)
     return len(records), warnings
+
+
+def _check_own(out: Path) -> None:
+    """Refuse (UsageError) to write a site into a folder that holds files but no site (no
+    games.json): a site never writes over what is not its own (an index.html, a games folder)."""
+    from judge.engine.errors import UsageError
+
+    if out.is_dir() and not (out / INDEX).exists() and any(out.iterdir()):
+        raise UsageError(f"{out} holds files but no site of the judge ({INDEX}): judge site writes only into an "
+                         "empty or new folder or over a site it wrote; choose another folder")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is a file, not a folder for the site")
 
 
 def audit(record: dict) -> str | None:

@@ -183,3 +183,20 @@ def test_corrections_are_marked_at_the_move_where_they_happened(tmp_path):
     assert page.index("rolled the game back from move", at) < page.index('<li id="m7">')
     feed = (tmp_path / "out" / "mogul" / "c.atom").read_text()
     assert "rolled the game back" in feed and "<updated>2026-05-01T12:00:00Z</updated>" in feed
+
+
+def test_judge_site_never_writes_over_a_folder_that_is_not_a_site(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    gamefile.create(new_game("mogul", 3, {}, 1), games / "friday.toml")
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "index.html").write_text("<p>mine</p>")
+    for out in (own, games):
+        before = sorted(p.name for p in out.iterdir())
+        code, said = judge("site", games, out)
+        assert code == 2 and "holds files but no site of the judge" in said
+        assert sorted(p.name for p in out.iterdir()) == before
+    assert (own / "index.html").read_text() == "<p>mine</p>"
+    code, _ = judge("site", games, tmp_path / "site")
+    assert code == 0 and judge("site", games, tmp_path / "site")[0] == 0  # its own site: rebuilt
