@@ -112,7 +112,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     if not blocks:
         log(outcome="refused: no game named")
         sections.append(how_to(msg.subject, stray))
-    earlier, others, logins = {}, 0, {}
+    earlier, others, logins, pending = {}, 0, {}, {}
     for block in blocks:  # a second block for the same game is its own change, not a duplicate
         nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
         unread = unread_block(block, logins) or (
@@ -121,9 +121,14 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
             log(game=block.game, outcome=f"refused: {unread}")
             sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
             continue
-        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins)
+        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins, pending)
         sections.append(text)
         others += mails
+    for game, path in pending.items():  # after everything else the message causes: nothing ties it to its sender
+        try:
+            others += selfservice.deliver_anonymous_press(path, game, cfg, outbox, now)
+        except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
+            record(journal_path(path), now, sender="judge (anonymous press)", outcome=f"not sent: {e}")
     body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
     if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
         body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
@@ -239,10 +244,13 @@ def forget_replies(cfg, game: str, keys: list[str]) -> None:
         _reply_path(cfg, game, key).unlink(missing_ok=True)
 
 
-def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None) -> tuple[str, int]:
+def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None,
+                 pending: dict | None = None) -> tuple[str, int]:
     """One game's part of a message: (the answer's section, how many other mails it sends).
     The change, its mails and the section are saved together under the game's lock.
-    `logins[game]` is set to whether the block's name and password were right (when checked)."""
+    `logins[game]` is set to whether the block's name and password were right (when checked);
+    `pending[game]`, the game's path, when anonymous press waits to be sent (by `handle`, once
+    every block of the message is done)."""
     logins = {} if logins is None else logins
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
@@ -301,10 +309,9 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        sent = len(change.sent)
-        if change.game.meta["mail"].get("press_pending"):  # (also what a crash left waiting)
-            sent += selfservice.deliver_anonymous_press(path, block.game, cfg, outbox, now)
-        return text, sent
+        if change.game.meta["mail"].get("press_pending") and pending is not None:  # (or a crash left it)
+            pending[block.game] = path
+        return text, len(change.sent)
     except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched
         log(outcome=f"refused: {e}")
         return f"{head}: refused: {e}.", 0

@@ -80,6 +80,21 @@ def test_anonymous_press_with_an_order_comes_in_its_own_mail_and_its_own_commit(
     assert 'from = "anonymous"' in archived[1] and site.load().meta["mail"].get("press_pending") is None
 
 
+def test_anonymous_press_goes_after_every_block_of_its_message(site):
+    """A second block for the same game, after the one with the press: the press still goes
+    last, after the order's commit and mails, not between the sender's two blocks."""
+    allow_anonymous_press(site)
+    game = site.load()
+    first = game.awaiting()[0]
+    before = len(commits(site))
+    head = f"game g1\nplayer {first} {site.passwords[first]}\n"
+    body = head + "press anon all who bids next?\n\n" + head + f"#{game.move} {bots.choose(game, first)}\n"
+    gateway.handle(message(address(first), body), site.cfg, site.outbox(), T0)
+    archived = commits(site)[before:]
+    assert "who bids next?" in archived[-1] and all("who bids next?" not in a for a in archived[:-1])
+    assert site.load().move == game.move + 1 and "press_pending" not in site.load().meta["mail"]
+
+
 def test_anonymous_press_is_never_in_the_mail_that_says_who_is_away(site):
     allow_anonymous_press(site)
     mails = send(site, "carol", "away until 2026-05-09", "press anon all boo", "press anon bob psst")
