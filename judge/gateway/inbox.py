@@ -364,6 +364,7 @@ class Run:
     cut: bool = False  # lines left unjudged after an order that revealed hidden information
     now: datetime | None = None
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
+    asked: set = field(default_factory=set)  # the answering lines given in this block (each once)
     hide: object = None  # hides the message's passwords in a text (hide_passwords)
 
     def __post_init__(self):

@@ -61,8 +61,21 @@ def new_passwords(lines: list[str]) -> list[str]:
 
 
 # ---- the player's lines -----------------------------------------------------------------
+ANSWERING = ("help", "rules", "history", "report", "league")  # lines that only ask: what their
+MAX_ANSWERS = 5  # answers cost (a replay, the league's records, a long text) is bounded per block
+
+
 def handle(run, verb: str, args: list[str], line: str) -> None:
-    """Carry out one line of a player (`run.who`); raise JudgeError to refuse it."""
+    """Carry out one line of a player (`run.who`); raise JudgeError to refuse it. A line that
+    only asks is answered once a block (the same line again: "answered above"), and at most
+    MAX_ANSWERS of them; neither refuses the block's orders."""
+    if verb in ANSWERING:
+        asked = (verb, *(a.lower() for a in args))
+        if asked in run.asked or len(run.asked) >= MAX_ANSWERS:
+            run.answers.append(f"'{' '.join(asked)}': " + ("answered above." if asked in run.asked else
+                               f"not answered: at most {MAX_ANSWERS} such lines a block."))
+            return
+        run.asked.add(asked)
     COMMANDS[verb](run, run.who, args)
 
 

@@ -6,7 +6,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.engine import standing
+from judge.engine import bots, standing
 from judge.engine.errors import GameFileError, IllegalOrder, JudgeError
 from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway, parse as mailparse
@@ -319,3 +319,15 @@ def test_a_maildir_reads_no_more_than_a_message_and_skips_what_is_not_a_file(sit
     assert len(done) == 2 and os.listdir(box / "new") == ["001.fifo"]
     assert "larger than 1024 KB" in reply(site.take(), address("bob"))
     assert gateway.read_message(box / "cur" / os.listdir(box / "cur")[0]) is not None
+
+
+def test_lines_that_only_ask_are_answered_once_and_at_most_five_a_block(site):
+    """90 'help' lines cost one help's answer, and the block's order still counts."""
+    game = site.load()
+    first = game.awaiting()[0]
+    lines = ["help"] * 90 + ["history 1", "rules", "report", "league", "history"] + [bots.choose(game, first)]
+    answer = reply(send(site, message(address(first), block(first, site.passwords[first], *lines))), address(first))
+    assert "All applied." in answer and site.load().move == game.move + 1
+    assert flat(answer).count("'help': answered above.") == 89
+    assert "'history': not answered: at most 5 such lines a block." in flat(answer)
+    assert len(answer) < 20_000
