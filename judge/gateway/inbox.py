@@ -287,12 +287,12 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
                 else:
                     log(outcome="refused: " + ("no player line" if not block.player else "wrong player name or password"))
                 return f"{head}: {refusal}", 0
-            change.watch()
             run = Run(change.game.copy(), block.game, who, cfg, now=now, hide=hide)
             block.lines = replies.own_orders(block.lines, block.breaks, order_words(change.game, who))  # a note after them
             run.lines(block.lines)
             run.echo = [hide(line) for line in run.echo]
             if run.ok:
+                change.watch()  # everyone's report before (the run changed a copy): a refused block renders none
                 change.game, change.restart = run.game, run.restart
                 change.notices += run.notices
                 change.mails += run.mails
