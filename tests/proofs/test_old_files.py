@@ -59,3 +59,15 @@ def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, 
     assert after.ruleset is rs and after.log == before.log and after.state == before.state
     result = CliRunner().invoke(app, ["upgrade", str(work)])
     assert result.exit_code == 2 and "already" in result.output
+
+
+def test_every_ruleset_says_what_each_of_its_versions_changed():
+    """`judge upgrade` tells a game master what changes for a game: every version after the
+    oldest a ruleset still plays says what it changed."""
+    from judge.engine import ruleset
+
+    for rs in ruleset.every():
+        newer = [v for v in range(min((*rs.old_versions, rs.version)) + 1, rs.version + 1)]
+        assert all(rs.changes.get(v) for v in newer), f"{rs.name}: changes lacks some of versions {newer}"
+        if rs.old_versions:
+            assert rs.changes_since(min(rs.old_versions))

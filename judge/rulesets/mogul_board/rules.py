@@ -33,8 +33,10 @@ from judge.rulesets.mogul_board.standing import Standing
 class MogulBoard(Standing, Bot, Check, Mogul):
     name = "mogul-board"
     title = "Mogul, the board game"
-    version = 2  # 2: `sell none`, the default of a second who misses the deadline
+    version = 2
     old_versions = (1,)
+    # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
+    changes = {2: ("sell none: a second may keep the box colour's shares (and does, missing the deadline)",)}
     min_players, max_players = 3, 5
     options = ()
     # fewer than 38 rounds (one a card); an auction takes at most 45 bids (every chip once), 4 passes and

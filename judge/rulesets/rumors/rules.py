@@ -42,11 +42,15 @@ class Rules(Ruleset):
 
     name = "rumors"
     title = "Rumors, the dice and short-selling stock game"
-    # 2: stock tokens as the rulebook says (public supplies never depend on holdings);
-    # 3: a short is legal on public facts (the discards return first), truthful roll-phase
-    #    answers (bag none, bag extra; a second bag order refused), an agreed end cashes out
     version = 3
     old_versions = (1, 2)
+    # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
+    changes = {
+        2: ("stock tokens as the rulebook says: the public supplies never depend on the holdings",),
+        3: ("a short is legal on public facts: the discards return to the supply first",
+            "bag none and bag extra are roll-phase orders; a second bag order is refused",
+            "an end the players agree on cashes out the holdings"),
+    }
     min_players, max_players = 3, 6
     options = (
         Option("dice", "auto", "auto: the judge rolls; manual: the game master enters every roll (judge order GAME --gm 'roll Edison 3 5 6')", ("auto", "manual")),
