@@ -54,16 +54,15 @@ class Some:
     least: int
     most: int
 
+    def items(self) -> str:
+        """The pool, an item repeated counted: "GameStart x3 Nile"."""
+        counts = Counter(self.pool)
+        return " ".join(f"{v} x{counts[v]}" if counts[v] > 1 else f"{v}" for v in dict.fromkeys(self.pool))
+
     def text(self) -> str:
-        items = " ".join(map(str, self.pool))
-        if len(set(self.pool)) < len(self.pool) and not any(str(v).isdigit() for v in self.pool):
-            # names repeated (dice of a company): "GameStart x3 Nile" (faces stay spelled out)
-            counts = Counter(self.pool)
-            items = " ".join(f"{v} x{counts[v]}" if counts[v] > 1 else f"{v}" for v in dict.fromkeys(self.pool))
+        items = self.items()
         if len(self.pool) == self.least == self.most == 1:
             return items
-        if self.least == 1 and self.most == len(self.pool) and all(str(v).isdigit() for v in self.pool):
-            return items  # faces to pick from (a die's): "Edison 1 4 4 6" (the help says "any of")
         if self.least == self.most:
             return f"all of {items}" if self.most == len(self.pool) else f"{self.most} of {items}"
         if self.most == len(self.pool):
@@ -78,6 +77,17 @@ class Some:
             if self.least <= len(chosen) <= self.most:
                 out.append(" ".join(chosen))
         return out
+
+
+@dataclass(frozen=True)
+class Faces(Some):
+    """Any of some dice's faces, written as they show ("1 4 4 6"; the help says "any of")."""
+
+    def items(self) -> str:
+        return " ".join(map(str, self.pool))
+
+    def text(self) -> str:
+        return self.items() if self.least == 1 and self.most == len(self.pool) else super().text()
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ def test_a_template_prints_its_ranges_compactly():
     bag = grammar.Form("bag DICE", ((grammar.Some(("Nile", "Nile", "Banana"), 0, 3),),))
     assert bag.lines() == ["  bag DICE            none or any of Nile x2 Banana"]  # names repeated: counted
     assert "bag Banana Nile Nile" in bag.orders() and len(bag.orders()) == 6  # (the orders spelled out)
-    dice = grammar.Form("dice COMPANY FACES", ((grammar.Word(("Nile",)), grammar.Some((1, 4, 4), 1, 3)),))
+    dice = grammar.Form("dice COMPANY FACES", ((grammar.Word(("Nile",)), grammar.Faces((1, 4, 4), 1, 3)),))
     assert dice.lines() == ["  dice COMPANY FACES  Nile 1 4 4"]  # faces to pick from: "any of" is the help's
     assert sorted(dice.orders()) == ["dice Nile 1", "dice Nile 1 4", "dice Nile 1 4 4", "dice Nile 4", "dice Nile 4 4"]
     assert sorted(bag.orders()) == sorted(["bag", "bag Banana", "bag Nile", "bag Banana Nile", "bag Nile Nile",

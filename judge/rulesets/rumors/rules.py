@@ -810,7 +810,7 @@ class Rules(Ruleset):
 
     # ---- the orders as a grammar (reports) --------------------------------------------------
     def order_forms(self, state, player) -> list:
-        from judge.engine.grammar import Form, Numbers, Some, Word, form
+        from judge.engine.grammar import Faces, Form, Numbers, Some, Word, form
 
         if player not in self.awaiting(state):
             return []
@@ -827,7 +827,7 @@ class Rules(Ruleset):
             buys += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
             ok = self.short_counts(state, player, c)
             shorts += [(Word((c,)), Numbers(tuple(ok)))] if ok else []
-            dice += [(Word((c,)), Some(tuple(co["dice"]), 1, len(co["dice"])))] if co["dice"] else []
+            dice += [(Word((c,)), Faces(tuple(co["dice"]), 1, len(co["dice"])))] if co["dice"] else []
         rumor = [(Some(tuple(screen), 1, min(len(screen), self.data["rumor_limit"])),)] if screen else []
         return [*form("buy COMPANY N", buys), *form("short COMPANY N", shorts), *form("dice COMPANY FACES", dice),
                 *form("rumor DICE", rumor), Form("pass")]
