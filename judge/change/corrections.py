@@ -32,6 +32,27 @@ def hand_seat(game: Game, old: str, new: str, when: str, reason: str = "",
     return seat, MailGame(game, "").hand_seat(seat, address)
 
 
+def seat_handed(game: Game, cfg, name: str, old: str, new: str, when: str, reason: str = "",
+                address: str | None = None) -> tuple[str, str, list, str]:
+    """`hand_seat`, and what it tells, for the shell's `judge replace` and the game master's
+    `replace` by mail alike: (the seat, the password, the mails: the new player's welcome and,
+    when the address changes, the old player's goodbye; the notice every player is told)."""
+    mails = []
+    before = game.meta["mail"]["players"][corrections.seat_of(game, old)]["address"] if "mail" in game.meta else ""
+    seat, password = hand_seat(game, old, new, when, reason, address)
+    if password and cfg is not None:
+        from judge.mail.mailgame import MailGame
+        from judge.mail.outbox import compose
+
+        mails.append(MailGame(game, name).welcome(cfg, seat, password))
+        if before != address.lower():
+            mails.append(compose(cfg, before, f"game {name}: you no longer play {seat}",
+                                 f"The game master has handed your seat in game {name} ({seat}) to a new player.\n"
+                                 "Your password no longer works. Thank you for playing!\n"))
+    notice = f"The game master has handed the seat {seat} to {corrections.holder(game, seat)} from move {game.move}."
+    return seat, password, mails, notice
+
+
 def rollback_file(path, cfg, now: datetime, move: int, reason: str) -> tuple[Game, list[str], str]:
     """`rollback` on the game file at `path`; (the game, the undone orders, an archive warning)."""
     with _correction(path, cfg, now) as change:
@@ -47,10 +68,9 @@ def replace_file(path, cfg, now: datetime, old: str, new: str, address: str | No
                  reason: str = "") -> tuple[Game, str, str, str]:
     """`replace` on the game file at `path`; (the game, the seat, the password, an archive warning)."""
     with _correction(path, cfg, now) as change:
-        seat, password = hand_seat(change.game, old, new, iso(now), reason, address)
-        change.notices.append(f"The game master has handed the seat {seat} to {new} from move {change.game.move}.")
-        if password:
-            change.mails.append(change.mail.welcome(cfg, seat, password))
+        seat, password, mails, notice = seat_handed(change.game, cfg, change.name, old, new, iso(now), reason, address)
+        change.notices.append(notice)
+        change.mails += mails
     return change.game, seat, password, change.warning
 
 

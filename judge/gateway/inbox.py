@@ -19,9 +19,8 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from judge.change.corrections import hand_seat
+from judge.change.corrections import seat_handed
 from judge.change.unit import Change
-from judge.record import corrections
 from judge.store import gamefile
 from judge.engine import standing
 from judge.gateway import bounces, parse as mailparse, replies, selfservice
@@ -496,16 +495,11 @@ class Run:
             else:  # replace
                 if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
-                old = m["players"][self.player(args[:1], "replace PLAYER NEW_ADDRESS")]["address"]
-                player, password = hand_seat(self.game, args[0], args[1] if len(args) == 3 else "",
-                                             iso(self.now), address=args[-1])
-                self.mails.append(self.mg.welcome(self.cfg, player, password))
-                if old != args[-1].lower():
-                    self.mails.append(compose(self.cfg, old, f"game {self.name}: you no longer play {player}",
-                                              f"The game master has handed your seat in game {self.name} ({player}) "
-                                              "to a new player.\nYour password no longer works. Thank you for playing!\n"))
-                self.notices.append(f"The game master has handed the seat {player} to {corrections.holder(self.game, player)} "
-                                    f"from move {self.game.move}.")
+                self.player(args[:1], "replace PLAYER NEW_ADDRESS")
+                _, _, mails, notice = seat_handed(self.game, self.cfg, self.name, args[0], args[1] if len(args) == 3
+                                                  else "", iso(self.now), address=args[-1])
+                self.mails += mails
+                self.notices.append(notice)
         except JudgeError as e:
             self.refuse(at, [f'REFUSED "{line}": {e}'], lines)
             return

@@ -181,6 +181,7 @@ def test_in_a_mail_game_every_player_is_told_and_the_new_player_gets_a_password(
     mails = site.take()
     assert any(m["To"] == "dave@players.test" and "welcome" in m["Subject"] for m in mails)
     assert any(m["To"] == address("alice") and "handed the seat carol to dave" in m.get_content() for m in mails)
+    assert any(m["To"] == address("carol") and "you no longer play carol" in m["Subject"] for m in mails)  # as by mail
     # the seat keeps its name: dave writes as carol, from his address, with his password
     gateway.handle(message("dave@players.test", f"game g1\nplayer carol {password}\n"), site.cfg,
                    site.outbox(), T0)
