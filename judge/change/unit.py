@@ -14,7 +14,8 @@ archived when the configuration names an [archive], and a journal line for a mai
 exception leaves the file, the outbox and the archive as they were. `discard()` leaves
 without saving (a refusal, a duplicate message).
 
-Without a configuration a change touches the game file alone, mail game or not.
+Without a configuration a change touches the game file alone, mail game or not (a mail
+game's deadline starts anew in it as by mail; nothing is mailed).
 """
 from __future__ import annotations
 
@@ -91,11 +92,10 @@ class Change:
         change after it."""
         if self.sent is None:
             mail, mails = self.mail, list(self.mails)
-            if mail is not None and self.cfg is not None:
-                if self.game.move != self.start_move or self.restart:
-                    mail.reset_deadline(self.now)
-                if self.reports:
-                    mails += mail.mails(self.cfg, self.before, self.notices)
+            if mail is not None and (self.game.move != self.start_move or self.restart):
+                mail.reset_deadline(self.now)  # (a configuration or not: the game file's deadline)
+            if mail is not None and self.cfg is not None and self.reports:
+                mails += mail.mails(self.cfg, self.before, self.notices)
             self.sent = mails + self.later
         return self.sent
 

@@ -45,13 +45,16 @@ def test_an_order_from_the_shell_mails_the_reports_an_order_by_mail_would(tmp_pa
 
 def test_without_a_configuration_a_shell_order_changes_the_file_alone(tmp_path):
     site = make_site(tmp_path)
-    new_game(site)
+    new_game(site, deadline=48)  # (its first deadline: T0 + 48 h)
     site.take()
     first = site.load().awaiting()[0]
+    before = site.load().meta["mail"]["deadline"]
     result = runner.invoke(app, ["order", str(site.game_path()), "--as", first, "bid"], env={"JUDGE_CONFIG": ""})
     assert result.exit_code == 0, result.output
     assert site.load().log == [f"1 {first} bid"]
     assert site.take() == []
+    # the next player's deadline starts anew, as by mail: tick must not default them on the old one
+    assert site.load().meta["mail"]["deadline"] > before
 
 
 def test_a_refused_order_leaves_the_file_the_outbox_and_the_archive_as_they_were(tmp_path):

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from judge.engine import bots
+from judge.mail.mailgame import parse_time
 from judge.store import gamefile
 from judge.cli import app
 from judge.engine.ruleset import get
@@ -108,7 +109,8 @@ def test_a_second_who_misses_the_deadline_sells_none(tmp_path):
     game = gamefile.load(path)
     second = game.awaiting()[0]
     held = blue(game, second)
-    out = ok("tick", "--config", tmp_path / "judge.toml", "--now", (T0 + timedelta(hours=49)).isoformat())
+    deadline = parse_time(game.meta["mail"]["deadline"])  # (started anew by the shell's orders, at their time)
+    out = ok("tick", "--config", tmp_path / "judge.toml", "--now", (deadline + timedelta(hours=1)).isoformat())
     assert "the judge ordered 'sell none' for them (the default order)" in out
     game = gamefile.load(path)
     assert game.log[-1].endswith(f"{second} sell none") and blue(game, second) == held
