@@ -738,7 +738,9 @@ def audit(
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
-    given_by_gm = sum(1 for e in game.log if e.split(" ", 2)[1:2] == [GM])
+    from judge.engine.orderlog import LogEntry
+
+    given_by_gm = sum(1 for e in game.log if (read := LogEntry.read(e)) is not None and read.player == GM)
     if game.rng.draws == 0:
         drawn = "the game drew nothing from its generator"
     else:

@@ -130,9 +130,11 @@ def public(game: Game) -> list[dict]:
 
 
 def describe(c: dict) -> str:
-    """One public line for a correction (mails, commit messages)."""
-    if c["kind"] == "rollback":
-        return f"the game master rolled the game back from move {c['from_move']} to move {c['to_move']}: {c['reason']}"
-    if c["kind"] == "replace":
-        return f"{c['player']} plays the seat {c['seat']} from move {c['since']} (was {c['previous']})"
-    return f"correction: {c['kind']}"
+    """One public line for a correction (mails, commit messages, a site's pages and feeds, which
+    read it from a record that may lack a key)."""
+    if c.get("kind") == "rollback":
+        return (f"the game master rolled the game back from move {c.get('from_move')} to move {c.get('to_move')}: "
+                f"{c.get('reason', '')}")
+    if c.get("kind") == "replace":
+        return f"{c.get('player')} plays the seat {c.get('seat')} from move {c.get('since')} (was {c.get('previous')})"
+    return f"correction: {c.get('kind')}"

@@ -7,6 +7,8 @@ from datetime import datetime
 from html import escape
 from pathlib import Path
 
+from judge.record.corrections import describe
+
 PER_GAME = 50  # entries in a game's feed (the newest)
 PER_SITE = 100
 
@@ -25,21 +27,13 @@ def entries(record: dict) -> list[dict]:
                     "lines": list(row.get("orders", [])) + list(row.get("events", [])), "move": row["move"]})
     for k, c in enumerate(record.get("corrections", [])):
         move = c.get("to_move", c.get("since", 0))
-        text = _correction(c)
+        text = describe(c)
         out.append({"id": f"urn:judge:{where}:correction:{k + 1}", "time": c.get("time"), "title": f"{where}: {text}",
                     "lines": [text] + [f"undone: {u}" for u in c.get("undone", [])], "move": move})
     if record.get("complete"):
         out.append({"id": f"urn:judge:{where}:over", "time": None, "title": f"{where}: the game is over",
                     "lines": ["The game is over; the seed and salt are revealed."], "move": record.get("move", 0)})
     return out
-
-
-def _correction(c: dict) -> str:
-    if c.get("kind") == "rollback":
-        return f"the game master rolled the game back from move {c.get('from_move')} to move {c.get('to_move')}: {c.get('reason', '')}"
-    if c.get("kind") == "replace":
-        return f"{c.get('player')} plays the seat {c.get('seat')} from move {c.get('since')} (was {c.get('previous')})"
-    return f"correction: {c.get('kind')}"
 
 
 def published(path: Path) -> dict[str, str]:

@@ -64,13 +64,13 @@ def move_list(record: dict) -> list[dict]:
             if number.isdigit():
                 rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": []})[
                     "orders"].append(rest)
-    from judge.site.feeds import _correction
+    from judge.record.corrections import describe
 
     for c in record.get("corrections", []):
         move = c.get("to_move", c.get("since"))
         if isinstance(move, int):
             rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": []})["corrections"].append(
-                {"text": _correction(c), "undone": c.get("undone", [])})
+                {"text": describe(c), "undone": c.get("undone", [])})
     return [rows[m] for m in sorted(rows)]
 
 
