@@ -132,6 +132,9 @@ def load(path: Path | None) -> Config:
         raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\")")
     site = base / archive["site"] if archive and "site" in archive else None
     archive = base / archive["git"] if archive else None
+    if site is not None and (site.resolve() == archive.resolve() or site.resolve() == games.resolve()):
+        raise UsageError(f"{where}: [archive] site must be a folder of its own (such as \"site\" or \"archive/site\"), "
+                         "not the archive or the games directory themselves")
     return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
                   _aliases(data.get("league", {}), where), str(path))
 

@@ -200,3 +200,19 @@ def test_judge_site_never_writes_over_a_folder_that_is_not_a_site(tmp_path):
     assert (own / "index.html").read_text() == "<p>mine</p>"
     code, _ = judge("site", games, tmp_path / "site")
     assert code == 0 and judge("site", games, tmp_path / "site")[0] == 0  # its own site: rebuilt
+
+
+def test_the_configured_site_is_a_folder_of_its_own(tmp_path):
+    """[archive] site = the archive itself would commit everything there under the site's name;
+    = the games directory would write pages among the games: both refused when judge.toml loads."""
+    from judge.engine.errors import UsageError
+    from judge.store import config
+
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "judge.toml"
+    for site, refused in (("archive", True), ("games", True), ("archive/site", False)):
+        path.write_text(f'games = "games"\n[archive]\ngit = "archive"\nsite = "{site}"\n')
+        try:
+            assert config.load(path).site == tmp_path / site and not refused
+        except UsageError as e:
+            assert refused and "site must be a folder of its own" in str(e)
