@@ -125,6 +125,12 @@ def test_every_mail_of_a_mail_game_fits_78_columns(tmp_path, monkeypatch, name):
 
 
 
+def _a_path_alone(line: str, tmp_path) -> bool:
+    """A line that is one word, a path of the test's own folder: the wrap never cuts a word, so
+    it is as wide as the temporary path makes it (a long --basetemp), whatever the judge does."""
+    return len(line.split()) == 1 and str(tmp_path) in line
+
+
 def _shell(*args) -> str:
     r = CliRunner().invoke(app, [str(a) for a in args])
     assert r.exit_code in (0, 4, 6), r.output
@@ -177,7 +183,8 @@ def test_every_shell_answer_fits_78_columns(tmp_path, name, players):
     gamefile.save(game, path)
     said += [(c, _shell(c, path)) for c in ("status", "standings", "history", "verify", "audit")]
     wide = [w for where, out in said for w in too_wide(out, where)
-            if not (where.startswith("orders") and w.partition(" columns: ")[2] in legal)]
+            if not (where.startswith("orders") and w.partition(" columns: ")[2] in legal)
+            and not _a_path_alone(w.partition(" columns: ")[2], tmp_path)]
     assert "game over" in said[-5][1] and not wide, "\n".join(wide[:12])
 
 
