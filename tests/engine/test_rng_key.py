@@ -16,6 +16,8 @@ from judge.engine.rng import Rng
 from judge.record import public as record
 from judge.store import gamefile
 
+from mailkit import flat
+
 PLAYERS = ["alice", "bob", "carol"]
 
 
@@ -70,4 +72,4 @@ def test_a_game_file_with_a_bad_key_is_refused_with_its_reason(tmp_path):
     key = gamefile.load(path).rng.key
     path.write_text(path.read_text().replace(key, "not-hex"))
     code, out = judge("status", str(path))
-    assert code != 0 and "[rng] key must be 32 hex digits" in out
+    assert code != 0 and flat("[rng] key must be 32 hex digits") in flat(out)

@@ -20,6 +20,8 @@ from judge.store import gamefile
 
 from registry import new_game, random_bots
 
+from mailkit import flat
+
 T0 = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
 
 
@@ -64,7 +66,7 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
                     secrets.append(words)
     assert any(s.startswith("bag ") for s in secrets) and any(s.startswith(("auto", "if", "bid", "turn")) for s in secrets)
     code, out = judge("site", games, tmp_path / "out")
-    assert code == 0 and "wrote the site of 4 games" in out
+    assert code == 0 and flat("wrote the site of 4 games") in flat(out)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert len(files) == 5 + 4 * 4 + 2  # index, css, js, feed, games.json; 4 files a game; league.html and .json
     for path in files:
@@ -115,7 +117,7 @@ def test_a_hostile_record_is_skipped_with_a_warning(tmp_path):
     (tmp_path / "bad.toml").write_text(public.dumps(record))
     (tmp_path / "judge.toml").write_text('address = "a@b.c"\n')  # not a game: passed over
     code, out = judge("site", tmp_path, tmp_path / "out")
-    assert code == 0 and "skipped" in out and "game name" in out and "wrote the site of 0 games" in out
+    assert code == 0 and "skipped" in out and flat("game name") in flat(out) and flat("wrote the site of 0 games") in flat(out)
     assert not (tmp_path / "escape.html").exists()
 
 
@@ -146,7 +148,7 @@ def test_the_archive_commits_the_site_with_every_change_and_a_failure_blocks_not
     game = gamefile.load(path)
     who = game.awaiting()[0]
     code, out = judge("order", path, "--as", who, bots.choose(game, who), "--config", config)
-    assert code == 0 and "the site of g was not updated" in out
+    assert code == 0 and flat("the site of g was not updated") in flat(out)
     assert gamefile.load(path).move == 5 and "site of g" in (tmp_path / "g.archive.log").read_text()
 
 
@@ -195,7 +197,7 @@ def test_judge_site_never_writes_over_a_folder_that_is_not_a_site(tmp_path):
     for out in (own, games):
         before = sorted(p.name for p in out.iterdir())
         code, said = judge("site", games, out)
-        assert code == 2 and "holds files but no site of the judge" in said
+        assert code == 2 and flat("holds files but no site of the judge") in flat(said)
         assert sorted(p.name for p in out.iterdir()) == before
     assert (own / "index.html").read_text() == "<p>mine</p>"
     code, _ = judge("site", games, tmp_path / "site")

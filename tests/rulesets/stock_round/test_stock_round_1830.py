@@ -443,7 +443,7 @@ def test_judge_upgrade_moves_a_version_2_game_to_the_current_version_saying_what
     shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
     out = ok("upgrade", path)
-    assert "from stock-round version 2 to version 5" in out
+    assert flat("from stock-round version 2 to version 5") in flat(out)
     assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
     assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
     assert "no longer also who has the priority deal" in flat(out)  # version 5 (its line wrapped)
