@@ -90,7 +90,10 @@ class Mailbox:
             try:
                 conn.starttls(ssl_context=context)
             except BaseException:
-                conn.shutdown()
+                try:
+                    conn.shutdown()
+                except OSError:  # (a failed handshake has closed the socket already)
+                    pass
                 raise
         return conn
 

@@ -4,8 +4,10 @@ server only once saved; killed at random points, dropped mid-fetch, refused a lo
 wrong certificate, it applies every order once and answers every message."""
 from __future__ import annotations
 
+import configparser
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -24,6 +26,21 @@ from mailkit import (GM_ADDRESS, NAMES, Server, address, block, flat, make_site,
                      text)
 
 JUDGE = Path(sys.executable).parent / "judge"
+DOCS = Path(__file__).parents[2] / "docs" / "mail.md"
+
+
+def doc_block(name: str) -> str:
+    """The fenced block after <!-- file: NAME --> in docs/mail.md."""
+    return re.search(rf"<!-- file: {re.escape(name)} -->\n```[a-z]*\n(.*?)```", DOCS.read_text(), re.S)[1]
+
+
+def unit_command(site) -> list[str]:
+    """The command of docs/mail.md's systemd unit, for this site (%h: the home directory)."""
+    unit = configparser.ConfigParser(interpolation=None)
+    unit.read_string(doc_block("judge-watch.service"))
+    assert unit["Service"]["Restart"] == "always" and "KillSignal" not in unit["Service"]  # SIGTERM stops it
+    command = unit["Service"]["ExecStart"].replace("%h/judge/.venv/bin/judge", str(JUDGE))
+    return command.replace("%h/judge/judge.toml", str(site.root / "judge.toml")).split()
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +79,10 @@ def watch_site(tmp_path, dovecot, smtp, **imap_keys):
 class Running:
     """`judge watch` as a process; its log lines in `lines()`."""
 
-    def __init__(self, site):
+    def __init__(self, site, command=None):
         self.site, self.out = site, site.root / f"watch-{time.monotonic_ns()}.log"
         with open(self.out, "wb") as f:
-            self.process = subprocess.Popen([str(JUDGE), "watch", "--config", str(site.root / "judge.toml")],
+            self.process = subprocess.Popen(command or [str(JUDGE), "watch", "--config", str(site.root / "judge.toml")],
                                             stdout=f, stderr=subprocess.STDOUT, env={**os.environ, "HOME": str(site.root)})
 
     def lines(self) -> list[str]:
@@ -125,13 +142,22 @@ def test_the_imap_defaults_and_a_password_file(tmp_path):
     assert imap.password(s) == "secret"
 
 
+def test_the_documented_judge_toml_reads_imap_and_sends_by_smtp(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "judge.toml").write_text(doc_block("judge.toml"))
+    (tmp_path / "judge.toml").chmod(0o600)
+    cfg = config.load(tmp_path / "judge.toml")
+    assert cfg.imap["host"] == "imap.example.org" and cfg.imap["port"] == 993 and cfg.imap["security"] == "tls"
+    assert cfg.smtp["starttls"] and cfg.address == cfg.imap["user"]
+
+
 # ---- a watcher at work ----------------------------------------------------------------------
 def test_watch_answers_each_message_once_marks_it_after_and_stops_cleanly(tmp_path, dovecot, smtp, cheap):
     site = watch_site(tmp_path, dovecot, smtp)
     first = site.load().awaiting()[0]
     early = orders_message(site, first, "bid")
     dovecot.append(site.user, early, message("stranger@players.test", "hello"))  # waiting before it starts
-    running = Running(site)
+    running = Running(site, unit_command(site))  # as docs/mail.md's systemd unit runs it
     running.wait_for(lambda: not dovecot.unhandled(site.user))
     second = site.load().awaiting()[0]
     late = orders_message(site, second, "pass")
@@ -211,11 +237,15 @@ def test_a_wrong_certificate_is_refused_and_the_right_one_trusted(tmp_path, dove
         imap.Mailbox(dict(base, cafile=str(other / "other.pem")))  # another authority
     with pytest.raises(imap.ImapDown, match="certificate is refused: .*(mismatch|match)"):
         imap.Mailbox(dict(base, host="127.0.0.1", cafile=str(dovecot.ca)))  # a certificate for another name
-    box = imap.Mailbox(dict(base, cafile=str(dovecot.ca)))  # trusted: its own authority, its own name
-    try:
-        assert box.waiting() == [] and box.idle
-    finally:
-        box.close()
+    for trusted in (dict(base, cafile=str(dovecot.ca)),  # its own authority, its own name
+                    dict(base, cafile=str(dovecot.ca), security="starttls", port=dovecot.port)):
+        box = imap.Mailbox(trusted)
+        try:
+            assert box.waiting() == [] and box.idle
+        finally:
+            box.close()
+    with pytest.raises(imap.ImapDown, match="certificate is refused"):  # STARTTLS checks it too
+        imap.Mailbox(dict(base, security="starttls", port=dovecot.port, cafile=str(other / "other.pem")))
     watcher = watch.Watcher(dataclass_replace(site.cfg, imap=dict(base, cafile=str(other / "other.pem"))), say=lambda _: None)
     watcher.down(imap.ImapDown("the server's certificate is refused: certificate verify failed"))
     notes = [m for rcpts, m in smtp.mails if rcpts == [GM_ADDRESS]]
