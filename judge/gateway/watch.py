@@ -66,7 +66,7 @@ class Watcher:
         self.later: dict[str, float] = {}  # a failed message's key: when to try it again (monotonic)
         self.failures = 0  # connections failed in a row
         self.mail_down = ""  # why mail waits in the outbox (tried again at every wake)
-        self.stopping = self.waiting = False
+        self.stopping = self.waiting = self.unmarked = False
 
     def log(self, line: str) -> None:
         self.say(f"{iso(datetime.now(timezone.utc))} {line}")
@@ -110,9 +110,17 @@ class Watcher:
                 except ImapDown as e:
                     box.close()
                     box, retry_at = None, time.monotonic() + self.down(e)
+                except (Stopped, KeyboardInterrupt):
+                    raise
+                except Exception as e:  # noqa: BLE001 - a host problem (the games directory): logged, tried again
+                    self.log(f"failed: {inbox._failure(e)}; trying again in {s['poll']} s")
+                    self._wait(time.sleep, s["poll"])
         except Stopped:
             if box is not None:  # (in the middle of IDLE: no polite logout)
-                box.conn.shutdown()
+                try:
+                    box.conn.shutdown()
+                except OSError:
+                    pass
                 box.conn = box = None
         finally:
             if box is not None:
@@ -162,13 +170,16 @@ class Watcher:
         return done
 
     def handle_one(self, box: imap.Mailbox, uid: int, key: str, raw: bytes, outbox) -> str:
+        self.unmarked = True  # until marked: a note sent meanwhile would send its answer too early
         try:
             said = inbox.handle(raw, self.cfg, Held(outbox), datetime.now(timezone.utc))
         except MailError as e:  # handled and saved; its mail waits
             said = f"handled; {e}"
         except Exception as e:  # noqa: BLE001 - one message must not block the others
+            self.unmarked = False
             return self.failed(box, uid, key, raw, e)
         box.mark(uid)  # (ImapDown: not marked; handled again, as a duplicate, after the reconnection)
+        self.unmarked = False
         self.tries.forget(key)
         self.log(f"message {uid}: {said}")
         self._flush(outbox)
@@ -225,10 +236,13 @@ class Watcher:
             outbox.close()
 
     def note(self, subject: str, body: str) -> None:
+        """A note to the game master, sent at once unless a message was handled and not marked
+        (the connection lost in between): then with the next tick or message."""
         outbox = open_outbox(self.cfg)
         try:
             outbox.put(compose(self.cfg, self.cfg.gm, subject, body))
-            self._flush(outbox)
+            if not self.unmarked:
+                self._flush(outbox)
         finally:
             outbox.close()
 

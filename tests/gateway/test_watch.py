@@ -175,6 +175,40 @@ def test_watch_answers_each_message_once_marks_it_after_and_stops_cleanly(tmp_pa
     assert any("waiting with IDLE" in line for line in lines) and lines[-1].endswith(" stopped")
 
 
+def test_sigterm_while_it_handles_messages_stops_it_between_two(tmp_path, dovecot, smtp, cheap):
+    site = watch_site(tmp_path, dovecot, smtp)
+    game, raws = site.load(), []
+    for _ in range(10):  # ten orders in turn, each its own message
+        player = game.awaiting()[0]
+        raws.append(orders_message(site, player, f"#{game.move} bid"))
+        game.submit(player, ["bid"])
+    dovecot.append(site.user, *raws)
+    running = Running(site)
+    running.wait_for(lambda: any(" message " in line for line in running.lines()), seconds=60)
+    assert running.stop() == 0
+    handled = sum(" message " in line for line in running.lines())
+    assert running.lines()[-1].endswith(" stopped") and handled < 10
+    # nothing half done: each message applied, answered and marked, or none of these
+    assert len(site.load().log) == handled == 10 - len(dovecot.unhandled(site.user))
+    assert sum(bool(answers(smtp, mailparse.read(raw).message_id)) for raw in raws) == handled
+
+
+def test_a_server_that_is_down_is_told_and_one_without_idle_is_asked_again(tmp_path, dovecot, smtp):
+    from mailkit import free_port
+
+    site = watch_site(tmp_path, dovecot, smtp)
+    with pytest.raises(imap.ImapDown, match="Connection refused"):
+        imap.Mailbox(dict(site.cfg.imap, port=free_port()))
+    box = imap.Mailbox(site.cfg.imap)
+    try:
+        box.caps.discard("IDLE")  # as a server without IDLE: a pause, then NOOP
+        started = time.monotonic()
+        assert box.wait(0.3) and time.monotonic() - started >= 0.3
+        assert not box.idle and box.waiting() == []
+    finally:
+        box.close()
+
+
 def test_a_second_watcher_on_the_same_games_is_refused(tmp_path, dovecot, smtp):
     site = watch_site(tmp_path, dovecot, smtp)
     running = Running(site)
