@@ -39,53 +39,70 @@ def outcome(root: Path, cfg) -> str:
     return f"orders applied {applied}; mails written {len(list((root / 'outbox' / 'new').iterdir()))}"
 
 
+def run_maildir(root: Path, messages: list[bytes]) -> float:
+    """`judge mail --maildir` on the messages: its seconds."""
+    cfg = config.load(root / "judge.toml")
+    maildir = root / "inbox"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    for n, raw in enumerate(messages):
+        (maildir / "new" / f"{n:07d}.bench").write_bytes(raw)
+    t = time.perf_counter()
+    box = open_outbox(cfg)
+    done = gateway.handle_maildir(maildir, cfg, box, lambda: datetime.now(timezone.utc))
+    box.close()
+    elapsed = time.perf_counter() - t
+    assert len(done) == len(messages)
+    print(f"  judge mail --maildir: {len(done)} messages in {elapsed:.1f} s = {len(done) / elapsed:.2f} messages/s"
+          f"; {outcome(root, cfg)}")
+    return elapsed
+
+
+def run_watch(root: Path, messages: list[bytes], dovecot: Dovecot) -> float:
+    """`judge watch`'s pass over the same messages in a Dovecot mailbox: its seconds."""
+    user = dovecot.new_user()
+    dovecot.append(user, *messages)
+    path = root / "judge.toml"
+    path.write_text(path.read_text() + dovecot.settings(user))
+    path.chmod(0o600)
+    cfg = config.load(path)
+    t = time.perf_counter()
+    mailbox = imap.Mailbox(cfg.imap)
+    done = Watcher(cfg, say=lambda _: None).handle_waiting(mailbox)
+    mailbox.close()
+    elapsed = time.perf_counter() - t
+    assert len(done) == len(messages) and not dovecot.unhandled(user)
+    print(f"  judge watch (Dovecot on the loopback): {len(done)} messages in {elapsed:.1f} s = "
+          f"{len(done) / elapsed:.2f} messages/s; {outcome(root, cfg)}")
+    return elapsed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--per-game", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=2, help="runs of each, taking turns (the machine's load varies)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        a, b = Path(tmp) / "maildir-run", Path(tmp) / "watch-run"
-        a.mkdir()
-        cfg_a, streams = prepare(a, args.games, args.per_game)
-        shutil.copytree(a, b)  # the same games and passwords for the watcher
+        base = Path(tmp) / "base"
+        base.mkdir()
+        _, streams = prepare(base, args.games, args.per_game)
         messages = interleaved(streams)
-        print(f"{args.games} games, {len(messages)} messages")
-
-        maildir = a / "inbox"
-        for sub in ("new", "cur", "tmp"):
-            (maildir / sub).mkdir(parents=True)
-        for n, raw in enumerate(messages):
-            (maildir / "new" / f"{n:07d}.bench").write_bytes(raw)
-        t = time.perf_counter()
-        box = open_outbox(cfg_a)
-        done = gateway.handle_maildir(maildir, cfg_a, box, lambda: datetime.now(timezone.utc))
-        box.close()
-        elapsed_a = time.perf_counter() - t
-        print(f"judge mail --maildir: {len(done)} messages in {elapsed_a:.1f} s = {len(done) / elapsed_a:.2f} messages/s"
-              f"; {outcome(a, cfg_a)}")
-
+        print(f"{args.games} games, {len(messages)} messages, {args.rounds} rounds")
         dovecot = Dovecot().start()
+        times = {"maildir": 0.0, "watch": 0.0}
         try:
-            user = dovecot.new_user()
-            dovecot.append(user, *messages)
-            path = b / "judge.toml"
-            path.write_text(path.read_text() + dovecot.settings(user))
-            path.chmod(0o600)
-            cfg_b = config.load(path)
-            t = time.perf_counter()
-            mailbox = imap.Mailbox(cfg_b.imap)
-            done = Watcher(cfg_b, say=lambda _: None).handle_waiting(mailbox)
-            mailbox.close()
-            elapsed_b = time.perf_counter() - t
-            print(f"judge watch (Dovecot {dovecot.port}, IMAP on the loopback): {len(done)} messages in "
-                  f"{elapsed_b:.1f} s = {len(done) / elapsed_b:.2f} messages/s; {outcome(b, cfg_b)}")
-            left = dovecot.unhandled(user)
-            assert not left, f"{len(left)} messages not handled"
+            for n in range(args.rounds):
+                shutil.copytree(base, Path(tmp) / f"maildir{n}")  # the same games and passwords for each run
+                shutil.copytree(base, Path(tmp) / f"watch{n}")
+                times["maildir"] += run_maildir(Path(tmp) / f"maildir{n}", messages)
+                times["watch"] += run_watch(Path(tmp) / f"watch{n}", messages, dovecot)
         finally:
             dovecot.remove()
-        print(f"per message: {elapsed_a / len(messages) * 1000:.0f} ms from a Maildir, "
-              f"{elapsed_b / len(messages) * 1000:.0f} ms by IMAP")
+        count = len(messages) * args.rounds
+        print(f"in all: judge mail --maildir {count / times['maildir']:.2f} messages/s "
+              f"({times['maildir'] / count * 1000:.0f} ms a message), judge watch {count / times['watch']:.2f} "
+              f"messages/s ({times['watch'] / count * 1000:.0f} ms a message)")
 
 
 if __name__ == "__main__":

@@ -435,7 +435,7 @@ def watch(config: Optional[Path] = _config_option()) -> None:
     cfg = configs.load(config)
     if not cfg.imap:
         raise UsageError(f"{cfg.where} has no [imap]: judge watch reads the mailbox it names (docs/mail.md)")
-    with _mail_site(config, cfg) as (cfg, box):
+    with _mail_site(config, cfg) as (cfg, _):  # (the owner of the games directory only)
         Watcher(cfg, say=typer.echo).run()
 
 

@@ -15,7 +15,7 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     [imap]                           # optional: `judge watch` reads incoming mail here
     host = "imap.example.org"
     user = "judge@example.org"
-    password_file = "imap-password"  # or password = "..." (judge/gateway/imap.py: every key)
+    password_file = "imap-password"  # or password = "..." (every key: docs/mail.md)
     [archive]                        # optional: commit every game's public record here
     git = "archive"                  # a git repository (relative to this file's directory)
     site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
