@@ -33,6 +33,7 @@ from pathlib import Path
 from judge.engine.errors import MailError, UsageError
 from judge.gateway import deadlines, imap, inbox, parse as mailparse
 from judge.gateway.imap import ImapDown
+from judge.mail import host
 from judge.mail.journal import general_log, iso, record
 from judge.mail.outbox import compose, open_outbox
 
@@ -114,6 +115,7 @@ class Watcher:
                     raise
                 except Exception as e:  # noqa: BLE001 - a host problem (the games directory): logged, tried again
                     self.log(f"failed: {inbox._failure(e)}; trying again in {s['poll']} s")
+                    host.tell_gm(self.cfg, inbox._failure(e))  # (at most once an hour, as for judge mail)
                     self._wait(time.sleep, s["poll"])
         except Stopped:
             if box is not None:  # (in the middle of IDLE: no polite logout)

@@ -209,6 +209,22 @@ def test_a_server_that_is_down_is_told_and_one_without_idle_is_asked_again(tmp_p
         box.close()
 
 
+def test_a_host_problem_is_logged_told_once_and_the_watcher_goes_on_once_mended(tmp_path, dovecot, smtp, cheap):
+    site = watch_site(tmp_path, dovecot, smtp, poll=1)
+    tries = site.cfg.games / ".mail" / "imap-tries.json"
+    tries.mkdir(parents=True)  # the count of tries cannot be written (as on a full or read-only disk)
+    first = site.load().awaiting()[0]
+    dovecot.append(site.user, orders_message(site, first, "bid"))
+    running = Running(site)
+    running.wait_for(lambda: sum(" failed: " in line for line in running.lines()) >= 2)
+    assert site.load().log == [] and dovecot.unhandled(site.user)
+    tries.rmdir()  # mended
+    running.wait_for(lambda: not dovecot.unhandled(site.user))
+    assert running.stop() == 0 and site.load().log == [f"1 {first} bid"]
+    notes = [m for rcpts, m in smtp.mails if rcpts == [GM_ADDRESS] and "problem on the judge's host" in m["Subject"]]
+    assert len(notes) == 1 and "IsADirectoryError" in text(notes[0])
+
+
 def test_a_second_watcher_on_the_same_games_is_refused(tmp_path, dovecot, smtp):
     site = watch_site(tmp_path, dovecot, smtp)
     running = Running(site)
