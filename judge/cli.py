@@ -426,6 +426,20 @@ def tick(
 
 
 @app.command()
+def watch(config: Optional[Path] = _config_option()) -> None:
+    """Read the IMAP mailbox of judge.toml's [imap] and handle each new message as `judge mail`
+    does; run `judge tick` every [imap] tick seconds. Runs until Ctrl-C or SIGTERM."""
+    from judge.store import config as configs
+    from judge.gateway.watch import Watcher
+
+    cfg = configs.load(config)
+    if not cfg.imap:
+        raise UsageError(f"{cfg.where} has no [imap]: judge watch reads the mailbox it names (docs/mail.md)")
+    with _mail_site(config, cfg) as (cfg, _):  # (the owner of the games directory only)
+        Watcher(cfg, say=typer.echo).run()
+
+
+@app.command()
 def order(
     game_file: Path,
     orders: List[str] = typer.Argument(None, help="orders, one an argument (quote orders with spaces)"),
