@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from judge.engine.paths import resource
-from judge.site import charts, series
+from judge.site import boards, charts, series
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +93,7 @@ def game_page(record: dict, audit: str | None) -> str:
     return _env().get_template("game.html.j2").render(
         r=record, s=summary(record, audit), view=record["view"], reports=reports(record), moves=move_list(record),
         data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
-        score_note=series.note(record, data),
+        score_note=series.note(record, data), board=boards.figure(record, seats, firms),
         price_chart=charts.line(price_title, data["moves"], data["prices"], firms), price_title=price_title,
         columns=columns, final=final,
         final_chart=charts.bars("Final standings", [(r["player"], f"{r['rank']}. {r['player']}", r["score"],
