@@ -37,7 +37,9 @@ class Section:
     @property
     def span(self) -> str:
         ends = [g.ended[:10] for g in self.games if g.ended]
-        return f", ended {ends[0]} to {ends[-1]}" if ends else ""
+        undated = len(self.games) - len(ends)
+        return (f", ended {ends[0]}" + (f" to {ends[-1]}" if ends[-1] != ends[0] else "") if ends else "") + \
+            (f"{';' if ends else ','} {undated} without an end date" if undated else "")
 
 
 class Names:
@@ -176,4 +178,10 @@ def from_source(source, aliases: dict | None = None, ruleset: str | None = None,
     from judge.league.records import gather
 
     games, warnings = gather(source)
+    if since:  # never silently: the games --since cannot place
+        undated = [f"{g.ruleset}/{g.game}" for g in games if not g.ended and (ruleset is None or g.ruleset == ruleset)]
+        if undated:
+            warnings.append(f"--since left out {len(undated)} finished game{'s' if len(undated) != 1 else ''} whose "
+                            "record does not say when it ended (ended under a judge that did not keep the date): "
+                            + ", ".join(undated[:10]) + (f" and {len(undated) - 10} more" if len(undated) > 10 else ""))
     return league(games, aliases, ruleset, since), warnings

@@ -44,8 +44,8 @@ def resigned(game, seat: str, player: str) -> None:
 
 
 def ended(game, now) -> None:
-    """Stamp the time the game ended, the first time a change finds it over (the league takes
-    games in order of their end)."""
+    """Stamp the time the game ended, the first time a change (or `judge play --save`) finds it
+    over (the league takes games in order of their end)."""
     kept = game.meta.setdefault(KEY, {})
     if isinstance(kept, dict) and "ended" not in kept:
         kept["ended"] = now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
