@@ -114,7 +114,7 @@ def test_judge_league_per_ruleset_and_over_all_with_since_ruleset_json_and_csv(g
     assert "--since left out 1 finished game" in since.stderr and "mogul/m2" in since.stderr  # (the undated one)
     code, csv = run(games, "--csv")
     cy = [line for line in csv.splitlines() if line.startswith("mogul,") and ",cy," in line][0].split(",")
-    assert cy[11] == "3"  # a deadline missed in each of the three mogul games
+    assert cy[12] == "3"  # a deadline missed in each of the three mogul games
     assert run(games) == (0, text)  # byte for byte
 
 
