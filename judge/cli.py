@@ -967,6 +967,7 @@ def play(
     save: Optional[Path] = typer.Option(None, "--save", help="keep the game in this new game file"),
     moves: Optional[int] = typer.Option(None, "--moves", help="stop after N logged orders, leaving the game running"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="only the last report"),
+    now: Optional[str] = _now_option(),
 ) -> None:
     """A game between bots, with the public report each round and the final ranking."""
     from judge.engine import bots, simulate as sim
@@ -997,6 +998,10 @@ def play(
     bots.play_out(game, sim.seat_kinds(kinds, game.players, 0), on_move=report_round, moves=moves)
     typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking
     if save is not None:
+        if game.is_over():  # its end's date, as a change stamps it (the league's --since)
+            from judge.record import conduct
+
+            conduct.ended(game, _now(now))
         gamefile.save(game, save)
     if not game.is_over():
         _say(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")

@@ -20,10 +20,10 @@ def check(source, players: list[str], minimum: float, aliases: dict | None = Non
         row = rows.get(names(player).lower())
         share = row.conduct.reliability if row else None
         if share is None:
-            unknown.append(f"{player} has no finished game on record yet: admitted")
+            unknown.append(f"{player} has no finished game {'with deadlines ' if row else ''}on record yet: admitted")
         elif share < minimum:
             c = row.conduct
-            short.append(f"{player}: {100 * share:.1f}% ({c.on_time} of {c.orders} orders on time, "
+            short.append(f"{player}: {100 * share:.1f}% ({c.on_time} of {c.timed} orders on time, "
                          f"{c.missed} deadlines missed, {c.resigned} resignations)")
     if short:
         raise UsageError(f"nothing was created: this game asks a reliability of at least {100 * minimum:.0f}% "

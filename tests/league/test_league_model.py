@@ -104,18 +104,19 @@ def games(tmp_path):
 def test_judge_league_per_ruleset_and_over_all_with_since_ruleset_json_and_csv(games):
     code, text = run(games)
     assert code == 0
-    assert "League: mogul (3 finished games, ended 2026-01-05 to 2026-03-01)" in text
-    assert "League: rumors (1 finished game, ended 2026-02-01 to 2026-02-01)" in text
+    assert "League: mogul (3 finished games, ended 2026-01-05 to 2026-03-01; 1 without an end date)" in text
+    assert "League: rumors (1 finished game, ended 2026-02-01)" in text
     assert "League: all rulesets (4 finished games" in text
     code, only = run(games, "--ruleset", "rumors", "--json")
     data = json.loads(only)
     assert [s["ruleset"] for s in data["league"]] == ["rumors"] and data["league"][0]["games"] == 1
     assert {p["player"] for p in data["league"][0]["players"]} == {"ann", "ben", "dee"}
-    code, since = run(games, "--since", "2026-02-01", "--json")
-    assert [(s["ruleset"], s["games"]) for s in json.loads(since)["league"]] == [("mogul", 1), ("rumors", 1), ("all", 2)]
+    since = CliRunner().invoke(app, ["league", str(games), "--since", "2026-02-01", "--json"])
+    assert [(s["ruleset"], s["games"]) for s in json.loads(since.stdout)["league"]] == [("mogul", 1), ("rumors", 1), ("all", 2)]
+    assert "--since left out 1 finished game" in since.stderr and "mogul/m2" in since.stderr  # (the undated one)
     code, csv = run(games, "--csv")
     cy = [line for line in csv.splitlines() if line.startswith("mogul,") and ",cy," in line][0].split(",")
-    assert cy[11] == "3"  # a deadline missed in each of the three mogul games
+    assert cy[12] == "3"  # a deadline missed in each of the three mogul games
     assert run(games) == (0, text)  # byte for byte
 
 

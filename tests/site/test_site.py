@@ -68,7 +68,7 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     code, out = judge("site", games, tmp_path / "out")
     assert code == 0 and flat("wrote the site of 4 games") in flat(out)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
-    assert len(files) == 5 + 4 * 4 + 2  # index, css, js, feed, games.json; 4 files a game; league.html and .json
+    assert len(files) == 6 + 4 * 4 + 2  # index, css, 2 scripts, feed, games.json; 4 files a game; league.html and .json
     for path in files:
         text = path.read_text(encoding="utf-8")
         found = [s for s in secrets if s in text]
