@@ -163,7 +163,9 @@ class Game:
         v.setdefault("move", state["move"])
         v.setdefault("player", player or "")
         v["awaiting"] = awaiting
-        v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
+        if "orders" not in v:
+            v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
+        v["prompts"] = {p: rs.prompt(state, p, v["orders"] if p == player else None) for p in awaiting}
         v["events"] = visible_events(state, player) if report else []
         v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
@@ -171,8 +173,6 @@ class Game:
             v["seed"], v["salt"] = self.rng.seed, self.salt
             if self.rng.key:
                 v["key"] = self.rng.key
-        if "orders" not in v:
-            v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
         if report:
             rs.report_view(state, player, v)
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []

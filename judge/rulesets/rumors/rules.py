@@ -261,10 +261,15 @@ class Rules(Ruleset):
     def is_over(self, state) -> bool:
         return state["phase"] == "over"
 
-    def prompt(self, state, player) -> str:
+    def secret_kinds(self, state, player) -> tuple[str, ...]:
+        # whether a player has the money to buy, or dice behind the screen for a rumor, is secret
+        return ("buy", "rumor") if state["phase"] == "action" else ()
+
+    def prompt_words(self, state, player, kinds, legal) -> str:
         phase = state["phase"]
         if phase == "action":
-            return "buy, short, dice, rumor or pass"
+            named = [k for k in ("buy", "short", "dice", "rumor", "pass") if k in kinds]
+            return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
         if phase == "roll":  # the same words for everyone: the size of a screen is secret
             return f"secret roll-phase order: bag [COMPANY ...], at most {self.data['screen_limit']} dice may stay"
         if phase == "gm-roll":

@@ -44,6 +44,10 @@ class RumorsV2(Rumors):
     def revealed(self, before, after) -> str:
         return self.roll_revealed(before, after)
 
+    def secret_kinds(self, state, player) -> tuple[str, ...]:
+        # a short's legality counted every player's discards
+        return ("buy", "short", "rumor") if state["phase"] == "action" else ()
+
     def shown_short_counts(self, state, player, c) -> list[int]:
         # the legal shorts depend on every player's discards: only the awaited player, whose
         # list of orders shows them already, sees them; the others the board's empty spaces

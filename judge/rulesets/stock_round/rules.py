@@ -358,7 +358,7 @@ class Rules(Ruleset):
     def is_over(self, state) -> bool:
         return state["phase"] == "over"
 
-    def prompt(self, state, player) -> str:
+    def prompt_words(self, state, player, kinds, legal) -> str:
         sale = state["sale"]
         if sale:
             co = sale["company"]
@@ -366,8 +366,10 @@ class Rules(Ruleset):
             return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)}{who}"
         if state.get("emergency"):
             e = state["emergency"]
-            return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
-                    "(sell COMPANY N), or bankrupt when no sale is possible")
+            raise_ = f"raise ${self.due(state)} for {e['company']}'s {e['train']} train"
+            if "sell" in kinds:
+                return f"{raise_}: sell shares to the Pool (sell COMPANY N)"
+            return f"{raise_}: no sale is possible, so bankrupt"
         if state.get("discard"):
             co = state["discard"][0]
             return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
@@ -378,12 +380,21 @@ class Rules(Ruleset):
         if phase == "stock":
             if self.must_sell(state, player):
                 return f"sell shares first: over the certificate limit of {self.cert_limit(state)}"
-            if state["sold"]:
-                return "buy one share or par a company, or pass"
-            return "sell, buy one share, par a company, or pass"
-        if phase == "operating":
-            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{self.trade_form}, done, end game"
-        return ""
+            named = [words for kind, words in (("sell", "sell"), ("buy", "buy one share"), ("par", "par a company"),
+                                               ("pass", "pass")) if kind in kinds]
+            return ", or ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 2 else " or ".join(named)
+        results = ["operate CO REVENUE pay|withhold" if "operate" in kinds else "",
+                   f"train CO TYPE{self.train_form(legal)}" if "train" in kinds else "",
+                   "done" if "done" in kinds else "", "end game"]
+        return "operating results: " + ", ".join(r for r in results if r)
+
+    def train_form(self, legal: list[str]) -> str:
+        """How the train purchases `legal` now are written: ` [pool|from CO PRICE]` when a
+        train of the open market and one of another company may be bought."""
+        forms = [f for f, there in (("pool", any(o.startswith("train") and o.endswith(" pool") for o in legal)),
+                                    ("from CO PRICE", any(o.startswith("train") and " from " in o for o in legal)))
+                 if there]
+        return f" [{'|'.join(forms)}]" if forms else ""
 
     def legal_orders(self, state, player) -> list[str]:
         if player not in self.awaiting(state):
@@ -463,7 +474,6 @@ class Rules(Ruleset):
             return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
         return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
 
-    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
