@@ -31,6 +31,13 @@ GM_VERBS = ("operate", "train", "done", "end")
 MAX_ROUNDS = 20
 
 
+def by_1830(reason: str) -> str:
+    """A refusal by a rule 1876v2 takes from 1830, saying why an 1830 rule applies: the
+    rulebook lists only how 1876v2 differs from 1830 (docs/stock-round.md, "Where each rule
+    comes from")."""
+    return f"{reason} (a rule of 1830, which 1876v2 keeps where its rulebook is silent: docs/stock-round.md)"
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -277,7 +284,7 @@ class Rules(Ruleset):
         return self.why_sell_fewer(state, co, n, can) if n > can else ""
 
     def why_no_sales(self, state) -> str:
-        return "no shares are sold in the first stock round (1830)" if state["round"] == 1 else ""
+        return by_1830("no shares are sold in the first stock round") if state["round"] == 1 else ""
 
     def why_sell_fewer(self, state, co, n, can) -> str:
         """Why a sale of `n` shares of `co` is refused when only `can` may be sold."""
@@ -702,8 +709,9 @@ class Rules(Ruleset):
             raise IllegalOrder(f"{co} has not started", text)
         if not self.operates(state, co):
             c = state["companies"][co]
-            raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
-                               f"sold; it operates once {self.data['float_shares']} are (1830)", text)
+            raise IllegalOrder(by_1830(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its "
+                                       f"{self.data['shares']} shares are sold; it operates once "
+                                       f"{self.data['float_shares']} are"), text)
         if verb == "train":
             return self.parse_train(state, co, args, text)
         if len(args) != 3:
