@@ -593,8 +593,8 @@ def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> No
               "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record.get("players", [])]}
     if as_json:
         return _json(st)
-    extra = ", ".join(f"{k} {v}" for k, v in st.items()
-                      if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
+    extra = ", ".join(f"{k} {v}" for k, v in st.items() if v not in ("", None)  # (no commitment: a game made before)
+                      and k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
     _say(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
     if st["game_over"]:
         _say(f"game over; winners: {', '.join(st['winners'])}")

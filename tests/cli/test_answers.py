@@ -39,3 +39,12 @@ def test_standings_print_one_line_a_player_without_blank_lines_between(tmp_path,
     lines = out.rstrip("\n").splitlines()
     assert lines[0] in ("Score track", "Final ranking") and len(lines) == 1 + 4, out
     assert all(re.match(r"\s+\d\. \w+", line) for line in lines[1:]), out
+
+
+def test_status_of_a_game_made_before_commitments_names_no_empty_commitment():
+    """A version-1 game file (no commitment) printed "commitment " with nothing after it."""
+    for path in sorted((GOLDEN / "2026-11-22").glob("*.toml")):
+        assert "commitment" not in gamefile.load(path).to_dict()
+        code, out = judge("status", path)
+        assert code == 0 and "commitment" not in out, out
+        assert not re.search(r" $", out, re.M)
