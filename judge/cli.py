@@ -324,7 +324,8 @@ def new(
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
         box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
-    _say(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
+    _say(f"welcome mails sent to {len(game.players)} players" +
+         (f" and {len(observer)} {_plural(len(observer), 'observer', 'observers')}" if observer else ""))
 
 
 def _check_reliability(names: list[str], minimum: str, config: Optional[Path], game_file: Path) -> None:
@@ -394,7 +395,7 @@ def mail(
     with host.guarded(lambda: configs.load(config)) as cfg, _mail_site(config, cfg) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
-            typer.echo(f"{len(done)} messages handled")
+            typer.echo(f"{len(done)} {_plural(len(done), 'message', 'messages')} handled")
             return
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
@@ -715,6 +716,11 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
+def _all(n: int, one: str, many: str) -> str:
+    """"the one draw" or "all 12 draws" (n >= 1)."""
+    return f"the one {one}" if n == 1 else f"all {n} {many}"
+
+
 @app.command()
 def audit(
     game_file: Path,
@@ -744,16 +750,18 @@ def audit(
     if game.rng.draws == 0:
         drawn = "the game drew nothing from its generator"
     else:
-        drawn = f"all {game.rng.draws} draws of its generator came from the committed seed"
+        drawn = f"{_all(game.rng.draws, 'draw', 'draws')} of its generator came from the committed seed"
     if given_by_gm:
-        drawn += (f"; the game master's {given_by_gm} {_plural(given_by_gm, 'order', 'orders')} (as their rolls "
-                  "or results) are in the log as given: the seed does not vouch for them")
+        orders = _plural(given_by_gm, "order (as their roll or result) is", "orders (as their rolls or results) are")
+        drawn += f"; the game master's {given_by_gm} {orders} in the log as given: the seed does not vouch for them"
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
                       "draws": game.rng.draws, "game_master_orders": given_by_gm})
     key = " key," if game.rng.key else ""
-    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
-         f"{len(game.log)} orders replay from them to the saved state: {drawn}.")
+    replay = (f"{_all(len(game.log), 'order replays', 'orders replay')} from them" if game.log else
+              "the game, with no order logged, is")
+    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
+         f"{replay} to the saved state: {drawn}.")
 
 
 @app.command()
@@ -796,7 +804,7 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option()) ->
     count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
-    _say(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
+    _say(f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})")
 
 
 @app.command()
@@ -909,7 +917,7 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
     save it so if every logged order still fits (else nothing changes)."""
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
     _say(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
-         f"{len(new.log)} orders replayed")
+         f"{len(new.log)} {_plural(len(new.log), 'order', 'orders')} replayed")
     for line in new.ruleset.changes_since(old):
         _say(f"  - {line}")
     _echo_waiting(new)
@@ -985,9 +993,9 @@ def play(
     if save is not None:
         gamefile.save(game, save)
     if not game.is_over():
-        _say(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
+        _say(f"\nstopped after {len(game.log)} {_plural(len(game.log), 'order', 'orders')}; {game.waiting_line()}")
     if save is not None:
-        _say(f"saved {save}: {len(game.log)} logged orders")
+        _say(f"saved {save}: {len(game.log)} logged {_plural(len(game.log), 'order', 'orders')}")
 
 
 @app.command()

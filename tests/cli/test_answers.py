@@ -48,3 +48,39 @@ def test_status_of_a_game_made_before_commitments_names_no_empty_commitment():
         code, out = judge("status", path)
         assert code == 0 and "commitment" not in out, out
         assert not re.search(r" $", out, re.M)
+
+
+def test_audit_counts_in_the_singular_and_the_plural(tmp_path):
+    """"all 1 draws": a stock-round game draws once (the priority deal) before its first order."""
+    one = tmp_path / "one.toml"
+    judge("new", "stock-round", one, "-p", "a", "-p", "b", "-p", "c", "--seed", 5)
+    game = gamefile.load(one)
+    assert game.rng.draws == 1
+    code, out = judge("audit", one)
+    assert code == 0
+    assert flat("the game, with no order logged, is to the saved state: the one draw of its generator came from "
+                "the committed seed.") in flat(out)
+    assert "all 1 " not in flat(out)
+    code, out = judge("audit", finished(tmp_path))
+    assert code == 0 and re.search(r"and all \d+ orders replay from them .*: all \d+ draws of its generator", flat(out))
+
+
+def test_the_game_masters_one_roll_is_counted_in_the_singular(tmp_path):
+    path = tmp_path / "r.toml"
+    judge("new", "rumors", path, "-p", "a", "-p", "b", "-p", "c", "--seed", 5, "-o", "dice=manual")
+    game = gamefile.load(path)
+    order = game.ruleset.legal_orders(game.state, "gm")[0]
+    assert judge("order", path, "--gm", order)[0] == 0
+    code, out = judge("audit", path)
+    assert code == 0
+    assert flat("the game master's 1 order (as their roll or result) is in the log as given") in flat(out)
+
+
+def test_a_mail_game_with_one_observer_says_observer(tmp_path, monkeypatch):
+    monkeypatch.setattr(passwords, "N", 2**4)
+    site = make_site(tmp_path)
+    code, out = judge("new", "mogul", site.game_path(), "-p", "a=a@players.test", "-p", "b=b@players.test",
+                      "-p", "c=c@players.test", "--observer", "w@watch.test",
+                      env={"JUDGE_CONFIG": str(site.root / "judge.toml")})
+    assert code == 0, out
+    assert "welcome mails sent to 3 players and 1 observer\n" in out

@@ -563,7 +563,7 @@ class Rules(Ruleset):
             if n == 0:
                 raise OrderSyntaxError("sell at least 1 share (or pass)", text)
             if state["sold"]:
-                raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
+                raise IllegalOrder(f"you sold {plural(state['sold'], 'share')} this turn: buy one share or pass", text)
             why = self.why_not_sell(state, player, co, n)
             if why:
                 raise IllegalOrder(why, text)
