@@ -84,3 +84,28 @@ def test_a_mail_game_with_one_observer_says_observer(tmp_path, monkeypatch):
                       env={"JUDGE_CONFIG": str(site.root / "judge.toml")})
     assert code == 0, out
     assert "welcome mails sent to 3 players and 1 observer\n" in out
+
+
+@pytest.mark.parametrize("ruleset", ["mogul", "rumors"])
+def test_the_finished_reports_seed_is_a_paragraph_of_its_own(tmp_path, ruleset):
+    """"The seed was ..." ran straight after the final standings, its lines wrapped with an
+    indentation in the middle of a sentence."""
+    code, report = judge("show", finished(tmp_path, ruleset))
+    assert code == 0
+    before, _, after = report.partition("\n\nThe seed was ")
+    assert after, report
+    paragraph = ("The seed was " + after).split("\nCommitment: ")[0].splitlines()
+    assert all(len(line) <= 78 and not line.startswith(" ") for line in paragraph), paragraph
+    assert flat("`judge audit` on the game's record checks that every draw of the judge came from them.") in \
+        flat(" ".join(paragraph))
+
+
+def test_a_finished_game_with_a_generator_key_names_it_in_the_same_paragraph():
+    game = Game.new("mogul", ["a", "b", "c"])
+    assert game.rng.key
+    bots.play_out(game)
+    report = render(game.view(None))
+    paragraph = report.split("\n\nThe seed was ")[1].split("\nCommitment: ")[0]
+    assert flat(f"the salt {game.salt} and the generator's key {game.rng.key}: with the commitment below") in \
+        flat(paragraph)
+    assert all(len(line) <= 78 and not line.startswith(" ") for line in paragraph.splitlines())
