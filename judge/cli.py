@@ -846,13 +846,22 @@ def export(game_file: Path, out: Path, as_json: bool = _json_option()) -> None:
 @app.command()
 def archive(
     game_file: Path,
-    git: Path = typer.Option(..., "--git", help="a git repository to commit the public record to"),
+    git: Optional[Path] = typer.Option(None, "--git", help="a git repository to commit the public record to "
+                                       "(default: judge.toml's [archive] git)"),
+    config: Optional[Path] = _config_option(),
     as_json: bool = _json_option(),
 ) -> None:
     """Commit the game's public record to a git repository now (judge.toml's [archive] does it
-    after every change)."""
+    after every change): the one given by --git, else the configuration's [archive] git."""
     from judge.record import archive as archives
 
+    if git is None:
+        cfg = _site(config)
+        if cfg is None or cfg.archive is None:
+            where = f"this judge.toml ({cfg.where}) has no [archive] git: " if cfg is not None else ""
+            raise UsageError(f"{where}give --git DIRECTORY, or a judge.toml with [archive] git = \"DIRECTORY\" "
+                             "(--config FILE or JUDGE_CONFIG)")
+        git = cfg.archive
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
     if as_json:
@@ -1007,22 +1016,27 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option(), as_json:
 @app.command()
 def bot(
     game_file: Path,
-    as_: str = typer.Option(..., "--as", help="the player the bot plays"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player the bot plays"),
+    gm: bool = typer.Option(False, "--gm", help="play the game master's turn (rumors' rolls, stock-round's "
+                            "operating results)"),
     kind: str = typer.Option("sensible", help="sensible or random"),
     config: Optional[Path] = _config_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """A built-in bot picks a legal order for a player and submits it."""
+    """A built-in bot picks a legal order for a player, or with --gm for the game master, and
+    submits it."""
     from judge.engine import bots
 
+    if gm == bool(as_):
+        raise UsageError("give exactly one of --as NAME and --gm")
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
 
     def play(game):
-        player = game.player_name(as_)
+        player = GM if gm else game.player_name(as_)
         game.check_turn(player)
         if player not in game.awaiting():
-            raise NotYourTurn("the game master has no order to give now")
+            raise NotYourTurn(f"the game master has no order to give now ({game.waiting_line()})")
         return game, (player, game.submit(player, [bots.choose(game, player, kind)]))
 
     game, (player, accepted) = _changed(game_file, config, play)
