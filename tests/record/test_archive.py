@@ -249,14 +249,21 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     assert code == 3 and "the record's log is not its game file's: the record was edited" in err
 
 
-def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
-    from datetime import timedelta
-
+def archived_mail_game(tmp_path, monkeypatch):
+    """A mail game of mogul for ann, ben and cat with a 24-hour deadline, archived: (the
+    site, the archive, what `judge new` printed)."""
     monkeypatch.setattr(passwords, "N", 2**4)
     site, config, repo = archived_site(tmp_path)
     code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
                            "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
     assert code == 0 and not err, err
+    return site, repo, out
+
+
+def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    site, repo, _ = archived_mail_game(tmp_path, monkeypatch)
     late = site.load().awaiting()[0]
     done = deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(hours=25))
     assert done and "Missed order" in done[0]
@@ -303,11 +310,7 @@ def test_the_first_commit_of_a_game_archived_under_way_is_no_new_game(tmp_path):
 
 def test_a_pause_a_resume_and_press_are_committed_saying_what_all_were_told(tmp_path, monkeypatch):
     """Issue 37: the commit of a pause said only "move 1"."""
-    monkeypatch.setattr(passwords, "N", 2**4)
-    site, config, repo = archived_site(tmp_path)
-    code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
-                           "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
-    assert code == 0 and not err, err
+    site, repo, out = archived_mail_game(tmp_path, monkeypatch)
     pw = dict(re.findall(r"^  (\w+): (\S+)", out, re.M))
     for who, line in ((GM, "pause"), (GM, "resume"), ("ann", "press all good luck")):
         sender = GM_ADDRESS if who == GM else address(who)
