@@ -78,7 +78,7 @@ def test_every_prompt_names_exactly_the_kinds_of_the_legal_orders(config):
         bots.play_out(game, random_bots(game), on_move=lambda player, order: check_position(game))
 
 
-def test_the_first_stock_round_offers_no_sale_anywhere(tmp_path):
+def test_the_first_stock_round_offers_no_sale_anywhere():
     """Issue 37: `judge status` offered "sell" in stock-round's first stock round, where selling
     is forbidden (1830) and `judge orders` lists none."""
     game = new_game("stock-round", 3, {}, 4)
