@@ -196,9 +196,11 @@ class Ruleset:
         """Every order `player` may give now, spelled as the judge accepts them."""
         raise NotImplementedError
 
-    def prompt(self, state: dict, player: str) -> str:
-        """What kind of order is awaited from `player`, in a few words. Public: it appears in
-        every report and in the refusal sent to a player who orders out of turn."""
+    def prompt_words(self, state: dict, player: str, kinds: list[str], legal: list[str]) -> str:
+        """What `player` is awaited for, in a few words, naming exactly the `kinds` of order
+        (first words: "sell", "buy", ...) and no other; `legal` is `legal_orders`. Public: it
+        appears in every report and in the refusal sent to a player who orders out of turn.
+        Called by `prompt` alone, never directly."""
         raise NotImplementedError
 
     def is_over(self, state: dict) -> bool:
@@ -236,6 +238,29 @@ class Ruleset:
         raise NotImplementedError
 
     # ---- hooks with a default -------------------------------------------------------------
+    def prompt(self, state: dict, player: str, legal: list[str] | None = None) -> str:
+        """What `player` is awaited for, in a few words (status, reports, the waiting line, a
+        refusal out of turn): the kinds of order in `legal_orders` (`legal`, when the caller has
+        them already) put in words by `prompt_words`, so that no prompt offers what `judge
+        orders` does not list. The one legality; never override this."""
+        if legal is None:
+            legal = self.legal_orders(state, player)
+        kinds = self.prompt_kinds(state, player, legal)
+        return self.prompt_words(state, player, kinds, legal) if kinds else ""
+
+    def prompt_kinds(self, state: dict, player: str, legal: list[str] | None = None) -> list[str]:
+        """The kinds of order a prompt names: the first words of `legal_orders`, and the kinds
+        of `secret_kinds` (tests/proofs/test_prompts.py compares them over random games)."""
+        if legal is None:
+            legal = self.legal_orders(state, player)
+        return list(dict.fromkeys([*(o.split(None, 1)[0] for o in legal), *self.secret_kinds(state, player)]))
+
+    def secret_kinds(self, state: dict, player: str) -> tuple[str, ...]:
+        """Kinds of order the prompt names even when `player` may not give one now, because
+        whether they may is their secret (Mogul's bid: their chips): the prompt is public, and
+        their own list of orders (`judge orders`, the report's "Your orders now") is exact."""
+        return ()
+
     def revealed(self, before: dict, after: dict) -> str:
         """What hidden information one order showed in going from `before` to `after` (a card
         turned, another player's secret order carried out), in a few public words such as

@@ -345,6 +345,12 @@ def alert(cfg, mg, owner: str, sender: str):
     return compose(cfg, address, f"game {mg.name}: your password was used from another address", body)
 
 
+def cut_by(accepted) -> str:
+    """The order that cut a block and what it did, in the words of its NOT JUDGED lines:
+    '"take", which revealed the next card', '"short Banana 2", which passed the turn to bob'."""
+    return f'"{accepted.revealed_by}", which {accepted.revealed}'
+
+
 @dataclass
 class Run:
     """Carry out a block's lines on a copy of the game, stopping at the first refusal."""
@@ -360,7 +366,7 @@ class Run:
     applied: int = 0
     restart: bool = False  # paused or resumed: the deadline starts anew
     show_report: bool = False
-    cut: bool = False  # lines left unjudged after an order that revealed hidden information
+    cut: str = ""  # the order that left the lines after it unjudged, and what it did (public words)
     now: datetime | None = None
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
     asked: set = field(default_factory=set)  # the answering lines given in this block (each once)
@@ -376,8 +382,8 @@ class Run:
         if not self.ok:
             return "Nothing was applied: a refused line refuses all of this game's lines."
         if self.cut:
-            return ("Applied up to an order that revealed hidden information; the lines NOT JUDGED "
-                    "after it were neither applied nor checked: send them again after reading the new report.")
+            return (f"Applied up to {self.cut}; the lines NOT JUDGED after it were neither applied nor checked: "
+                    "send them again after reading the new report.")
         return "All applied." if self.applied else "Nothing to apply."
 
     def lines(self, lines: list[str]) -> None:
@@ -401,7 +407,7 @@ class Run:
                 if more and accepted is not None and accepted.revealed:
                     # nothing after an order that revealed something is judged or answered
                     self.echo += [f"NOT JUDGED {e[len('not judged '):]}" for e in accepted.not_judged(lines[j:])]
-                    self.cut = True
+                    self.cut = cut_by(accepted)
                     break
                 continue
             i += 1
@@ -452,7 +458,7 @@ class Run:
             return None
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
-        self.cut = self.cut or bool(accepted.unjudged)
+        self.cut = self.cut or (cut_by(accepted) if accepted.unjudged else "")
         self.applied += len(accepted)
         if prefix:  # (a standing order given for a player stays secret)
             public = [self.game.ruleset.public_order(str(o)) for o in accepted if not isinstance(o, standing.Command)]

@@ -151,10 +151,12 @@ def _away(run, player, args):
     if until <= today:
         raise JudgeError(f"{until} is not after today ({today})")
     if until > today + timedelta(days=longest):
-        raise JudgeError(f"an absence may last at most {longest} days in this game (until {today + timedelta(days=longest)})")
+        raise JudgeError(f"an absence may last at most {longest} day{'s' if longest != 1 else ''} in this game "
+                         f"(until {today + timedelta(days=longest)})")
     used, limit = entry.get("absences", 0), setting(m, "away_limit")
     if used >= limit:
-        raise JudgeError(f"you have used all {limit} absences this game allows; ask the game master")
+        used_up = "the one absence" if limit == 1 else f"all {limit} absences"
+        raise JudgeError(f"you have used {used_up} this game allows; ask the game master")
     entry["away_until"], entry["absences"] = until.isoformat(), used + 1
     run.notices.append(f"{player} is away until {until}.")
 

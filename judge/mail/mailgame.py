@@ -193,7 +193,7 @@ class MailGame:
         if not self.m["deadline"]:
             return "No deadline." if not self.game.is_over() else "The game is over."
         grace = self.m["grace_hours"]
-        extra = f" (and {grace} hours' grace after it)" if grace else ""
+        extra = f" (and {grace} hour{'s' if grace != 1 else ''}' grace after it)" if grace else ""
         entry = self.m["players"].get(who, {}) if who else {}
         deadline = parse_time(self.m["deadline"])
         when = settings.in_zone(deadline, entry.get("zone"))

@@ -15,6 +15,7 @@ from judge.engine.game import Game
 from judge.engine.rng import Rng
 from judge.record import public as record
 from judge.store import gamefile
+from mailkit import flat
 
 from mailkit import flat
 
@@ -54,7 +55,7 @@ def test_the_key_is_kept_bound_by_the_commitment_revealed_at_the_end_and_audited
     assert key not in judge("show", str(path), "--as", "alice")[1] and key not in record.text(game, "g")
     bots.play_out(game)
     gamefile.save(game, path)
-    assert f"and the generator's key {key}:" in judge("show", str(path), "--as", "bob")[1]
+    assert flat(f"and the generator's key {key}:") in flat(judge("show", str(path), "--as", "bob")[1])
     code, out = judge("audit", str(path), "--commitment", game.commitment)
     assert code == 0 and out.startswith(f"ok: seed {game.rng.seed}, key, setup and salt match"), out
     finished = tmp_path / "record.toml"

@@ -17,7 +17,7 @@ from mailkit import address, make_site, message, new_game, reply
 PROCMAIL = shutil.which("procmail")
 JUDGE = Path(sys.executable).parent / "judge"
 DOCS = Path(__file__).parents[2] / "docs" / "mail.md"
-pytestmark = pytest.mark.skipif((not PROCMAIL or not JUDGE.exists()) and not os.environ.get("CI"),
+pytestmark = pytest.mark.skipif((not PROCMAIL or not JUDGE.exists()) and not (os.environ.get("CI") or os.environ.get("JUDGE_CI")),
                                 reason="needs procmail and the judge script")
 
 

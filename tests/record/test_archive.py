@@ -249,14 +249,21 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     assert code == 3 and flat("the record's log is not its game file's: the record was edited") in flat(err)
 
 
-def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
-    from datetime import timedelta
-
+def archived_mail_game(tmp_path, monkeypatch):
+    """A mail game of mogul for ann, ben and cat with a 24-hour deadline, archived: (the
+    site, the archive, what `judge new` printed)."""
     monkeypatch.setattr(passwords, "N", 2**4)
     site, config, repo = archived_site(tmp_path)
     code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
                            "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
     assert code == 0 and not err, err
+    return site, repo, out
+
+
+def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    site, repo, _ = archived_mail_game(tmp_path, monkeypatch)
     late = site.load().awaiting()[0]
     done = deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(hours=25))
     assert done and "Missed order" in done[0]
@@ -276,6 +283,42 @@ def test_rollback_and_replace_are_committed_with_what_the_game_master_did(tmp_pa
     assert len(said) == 7
     assert said[5] == "mogul/friday: move 3, the game master rolled the game back from move 5 to move 3: a typo"
     assert said[6] == "mogul/friday: move 3, dave plays the seat carol from move 3 (was carol)"
+
+
+def test_the_first_commit_of_a_game_archived_under_way_is_no_new_game(tmp_path):
+    """Issue 37: `judge archive` after a rollback and a replacement said "move 3, new game for
+    alice, bob, carol"; it says the record begins with the game under way, who plays each seat
+    now, and the corrections made before."""
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11")
+    for _ in range(4):
+        judge("bot", path, "--as", gamefile.load(path).awaiting()[0])
+    judge("rollback", path, "--to", 3, "--reason", "a typo")
+    judge("replace", path, "carol", "dave")
+    repo = init(tmp_path / "archive")
+    assert judge("archive", path, "--git", repo)[0] == 0
+    message = git(repo, "log", "-1", "--format=%B").strip()
+    assert "new game" not in message
+    assert message.startswith("mogul/friday: move 3, first record, the game under way: alice, bob, dave (seat carol); ")
+    assert message.splitlines()[-2:] == ["the game master rolled the game back from move 5 to move 3: a typo",
+                                         "dave plays the seat carol from move 3 (was carol)"]
+    fresh = tmp_path / "new.toml"
+    judge("new", "mogul", fresh, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11")
+    judge("archive", fresh, "--git", repo)
+    assert subjects(repo)[-1] == "mogul/new: move 1, new game for alice, bob, carol"
+
+
+def test_a_pause_a_resume_and_press_are_committed_saying_what_all_were_told(tmp_path, monkeypatch):
+    """Issue 37: the commit of a pause said only "move 1"."""
+    site, repo, out = archived_mail_game(tmp_path, monkeypatch)
+    pw = dict(re.findall(r"^  (\w+): (\S+)", out, re.M))
+    for who, line in ((GM, "pause"), (GM, "resume"), ("ann", "press all good luck")):
+        sender = GM_ADDRESS if who == GM else address(who)
+        gateway.handle(message(sender, f"game g1\nplayer {who} {pw[who]}\n{line}\n"), site.cfg, site.outbox(), T0)
+        assert "All applied." in reply(site.take(), sender)
+    said = subjects(repo)
+    assert said[1:] == ["mogul/g1: move 1, no deadline now", "mogul/g1: move 1, deadline 2026-05-02T12:00:00Z",
+                        "mogul/g1: move 1, press from ann: good luck"]
 
 
 def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):

@@ -31,6 +31,13 @@ GM_VERBS = ("operate", "train", "done", "end")
 MAX_ROUNDS = 20
 
 
+def by_1830(reason: str) -> str:
+    """A refusal by a rule 1876v2 takes from 1830, saying why an 1830 rule applies: the
+    rulebook lists only how 1876v2 differs from 1830 (docs/stock-round.md, "Where each rule
+    comes from")."""
+    return f"{reason} (a rule of 1830, which 1876v2 keeps where its rulebook is silent: docs/stock-round.md)"
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -277,7 +284,7 @@ class Rules(Ruleset):
         return self.why_sell_fewer(state, co, n, can) if n > can else ""
 
     def why_no_sales(self, state) -> str:
-        return "no shares are sold in the first stock round (1830)" if state["round"] == 1 else ""
+        return by_1830("no shares are sold in the first stock round") if state["round"] == 1 else ""
 
     def why_sell_fewer(self, state, co, n, can) -> str:
         """Why a sale of `n` shares of `co` is refused when only `can` may be sold."""
@@ -358,7 +365,7 @@ class Rules(Ruleset):
     def is_over(self, state) -> bool:
         return state["phase"] == "over"
 
-    def prompt(self, state, player) -> str:
+    def prompt_words(self, state, player, kinds, legal) -> str:
         sale = state["sale"]
         if sale:
             co = sale["company"]
@@ -366,8 +373,10 @@ class Rules(Ruleset):
             return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)}{who}"
         if state.get("emergency"):
             e = state["emergency"]
-            return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
-                    "(sell COMPANY N), or bankrupt when no sale is possible")
+            raise_ = f"raise ${self.due(state)} for {e['company']}'s {e['train']} train"
+            if "sell" in kinds:
+                return f"{raise_}: sell shares to the Pool (sell COMPANY N)"
+            return f"{raise_}: no sale is possible, so bankrupt"
         if state.get("discard"):
             co = state["discard"][0]
             return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
@@ -378,12 +387,21 @@ class Rules(Ruleset):
         if phase == "stock":
             if self.must_sell(state, player):
                 return f"sell shares first: over the certificate limit of {self.cert_limit(state)}"
-            if state["sold"]:
-                return "buy one share or par a company, or pass"
-            return "sell, buy one share, par a company, or pass"
-        if phase == "operating":
-            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{self.trade_form}, done, end game"
-        return ""
+            named = [words for kind, words in (("sell", "sell"), ("buy", "buy one share"), ("par", "par a company"),
+                                               ("pass", "pass")) if kind in kinds]
+            return ", or ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 2 else " or ".join(named)
+        results = ["operate CO REVENUE pay|withhold" if "operate" in kinds else "",
+                   f"train CO TYPE{self.train_form(legal)}" if "train" in kinds else "",
+                   "done" if "done" in kinds else "", "end game"]
+        return "operating results: " + ", ".join(r for r in results if r)
+
+    def train_form(self, legal: list[str]) -> str:
+        """How the train purchases `legal` now are written: ` [pool|from CO PRICE]` when a
+        train of the open market and one of another company may be bought."""
+        forms = [f for f, there in (("pool", any(o.startswith("train") and o.endswith(" pool") for o in legal)),
+                                    ("from CO PRICE", any(o.startswith("train") and " from " in o for o in legal)))
+                 if there]
+        return f" [{'|'.join(forms)}]" if forms else ""
 
     def legal_orders(self, state, player) -> list[str]:
         if player not in self.awaiting(state):
@@ -463,7 +481,6 @@ class Rules(Ruleset):
             return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
         return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
 
-    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
@@ -546,7 +563,7 @@ class Rules(Ruleset):
             if n == 0:
                 raise OrderSyntaxError("sell at least 1 share (or pass)", text)
             if state["sold"]:
-                raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
+                raise IllegalOrder(f"you sold {plural(state['sold'], 'share')} this turn: buy one share or pass", text)
             why = self.why_not_sell(state, player, co, n)
             if why:
                 raise IllegalOrder(why, text)
@@ -692,8 +709,9 @@ class Rules(Ruleset):
             raise IllegalOrder(f"{co} has not started", text)
         if not self.operates(state, co):
             c = state["companies"][co]
-            raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
-                               f"sold; it operates once {self.data['float_shares']} are (1830)", text)
+            raise IllegalOrder(by_1830(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its "
+                                       f"{self.data['shares']} shares are sold; it operates once "
+                                       f"{self.data['float_shares']} are"), text)
         if verb == "train":
             return self.parse_train(state, co, args, text)
         if len(args) != 3:

@@ -27,7 +27,6 @@ class Version3(Version4):
     left; trains change hands between companies from phase 3 only."""
 
     version = 3
-    trade_form = " [from CO PRICE]"
     train_sources = " from COMPANY PRICE"
     revenue_step = 20
 
@@ -89,7 +88,6 @@ class Version1(Version2):
     rounds); a company short of money cannot buy a train; no trains between companies."""
 
     version = 1
-    trade_form = ""
     helps_note = ""
 
     def operating_keys(self) -> dict:

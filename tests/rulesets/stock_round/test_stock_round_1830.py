@@ -219,7 +219,8 @@ def test_a_director_may_not_sell_down_into_a_full_pool_even_with_another_holder_
 def test_no_sales_in_the_first_stock_round(tmp_path):
     path = new(tmp_path)
     play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company", "a: buy FTR company")
-    refused(path, "b: sell FTR 1", "no shares are sold in the first stock round (1830)")
+    refused(path, "b: sell FTR 1", "no shares are sold in the first stock round (a rule of 1830, which 1876v2 "
+                                   "keeps where its rulebook is silent: docs/stock-round.md)")
     assert not [o for o in view(path, "b")["orders"] if o.startswith("sell")]
     refused(path, "b: sell SFR 1", "no shares are sold in the first stock round")
 
