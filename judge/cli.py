@@ -479,9 +479,10 @@ def tick(
 
 
 @app.command()
-def watch(config: Optional[Path] = _config_option()) -> None:
+def watch(config: Optional[Path] = _config_option(), as_json: bool = _json_option()) -> None:
     """Read the IMAP mailbox of judge.toml's [imap] and handle each new message as `judge mail`
-    does; run `judge tick` every [imap] tick seconds. Runs until Ctrl-C or SIGTERM."""
+    does; run `judge tick` every [imap] tick seconds. Runs until Ctrl-C or SIGTERM. With --json
+    each log line is a JSON object of its own line, {"time", "log"} (JSON Lines)."""
     from judge.store import config as configs
     from judge.gateway.watch import Watcher
 
@@ -489,7 +490,15 @@ def watch(config: Optional[Path] = _config_option()) -> None:
     if not cfg.imap:
         raise UsageError(f"{cfg.where} has no [imap]: judge watch reads the mailbox it names (docs/mail.md)")
     with _mail_site(config, cfg) as (cfg, _):  # (the owner of the games directory only)
-        Watcher(cfg, say=typer.echo).run()
+        Watcher(cfg, say=_json_line if as_json else typer.echo).run()
+
+
+def _json_line(line: str) -> None:
+    """A log line of judge watch ("TIME TEXT") as one line of JSON."""
+    import json
+
+    time_, _, text = line.partition(" ")
+    typer.echo(json.dumps({"time": time_, "log": text}, ensure_ascii=False))
 
 
 @app.command()

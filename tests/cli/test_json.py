@@ -148,6 +148,7 @@ def test_the_mail_commands_answer_json(tmp_path, monkeypatch):
     assert len(piped) == 1
     assert run("tick", env=env)["done"] == []
     run("tick", env={"JUDGE_CONFIG": str(tmp_path / "none.toml")}, code=2)
+    run("watch", env=env, code=2)  # a judge.toml without [imap] (tests/gateway/test_watch.py: its log lines)
     run("new", "mogul", site.game_path("g2"), "-p", "a=a@x.test", "-p", "b", "-p", "c=c@x.test", env=env, code=2)
 
 
