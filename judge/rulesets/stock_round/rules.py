@@ -13,7 +13,8 @@ These are the current rules; the registered ruleset (ruleset.py) adds the standi
 the bots and the check. Older versions are subclasses overriding the hook methods that differ
 (versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
 version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md);
-version 5 changes only the words of the first event.
+version 5 changes only the words of the first event; version 6 plays 1830's trains, the
+director's help and bankruptcy as 18xx.games does (issue 36).
 """
 from __future__ import annotations
 
@@ -46,8 +47,8 @@ class Rules(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 5
-    old_versions = (1, 2, 3, 4)
+    version = 6
+    old_versions = (1, 2, 3, 4, 5)
     # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
     changes = {
         2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
@@ -65,6 +66,7 @@ class Rules(Ruleset):
             "trains change hands between companies from phase 2"),
         5: ("the first event says the money each player receives, no longer also who has the priority "
             "deal (the round's first event says it)",),
+        6: ("rusting removes every train of the old type, those in the open market too",),
     }
     min_players, max_players = 3, 6
     options = (
@@ -1195,14 +1197,28 @@ class Rules(Ruleset):
         c["trains"].append(kind)
         emit(state, f"{co} buys a {kind} train for ${t['cost']}.")
         if first and t["rusts"]:
-            old = t["rusts"]
-            for other in state["companies"].values():
-                n = other["trains"].count(old)
-                other["trains"] = [x for x in other["trains"] if x != old]
-                state["trains"]["scrapped"][old] += n
-            emit(state, f"The first {kind} train rusts every {old} train.")
+            self.rust(state, kind, t["rusts"])
         if first:
             self.crowd(state)
+
+    def rust(self, state, kind, old) -> None:
+        """The first `kind` train rusts every `old` train: the companies' and (version 6) those
+        in the open market (1830: base.rb rust_trains! rusts every train of the type, the
+        depot's discarded ones included, depot.rb remove_train)."""
+        for other in state["companies"].values():
+            n = other["trains"].count(old)
+            other["trains"] = [x for x in other["trains"] if x != old]
+            state["trains"]["scrapped"][old] += n
+        emit(state, f"The first {kind} train rusts every {old} train.")
+        self.rust_open_market(state, old)
+
+    def rust_open_market(self, state, old) -> None:
+        n = state["trains"]["pool"][old]
+        if n:
+            state["trains"]["pool"][old] = 0
+            state["trains"]["scrapped"][old] += n
+            emit(state, f"The {old} train in the open market rusts too." if n == 1 else
+                 f"The {n} {old} trains in the open market rust too.")
 
     def crowd(self, state) -> None:
         """1830: companies over the limit of the phase just begun discard trains to the open

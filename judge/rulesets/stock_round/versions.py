@@ -9,7 +9,16 @@ from judge.rulesets.stock_round.rules import plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
 
-class Version4(StockRound):
+class Version5(StockRound):
+    """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market."""
+
+    version = 5
+
+    def rust_open_market(self, state, old) -> None:
+        pass
+
+
+class Version4(Version5):
     """Version 4: the first event also named the priority deal, which the stock round's first
     event names again."""
 

@@ -438,18 +438,18 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
 
 
 def test_judge_upgrade_moves_a_version_2_game_to_the_current_version_saying_what_changes(tmp_path):
-    """This version 2 game's log fits versions 4 and 5 (none of its orders is refused by the new rules)."""
+    """This version 2 game's log fits versions 3 to 6 (none of its orders is refused by the new rules)."""
     path = tmp_path / "v2.toml"
     shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
     out = ok("upgrade", path)
-    assert "from stock-round version 2 to version 5" in out
+    assert "from stock-round version 2 to version 6" in out
     assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
     assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
     assert "no longer also who has the priority deal" in flat(out)  # version 5 (its line wrapped)
     ok("verify", path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 5
+    assert game.ruleset.version == 6
     bots.play_out(game)
     assert game.is_over() and game.differences(game.replay()) == []
 
@@ -525,7 +525,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 5: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 6: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in flat(result.output)
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules

@@ -1,0 +1,76 @@
+"""stock-round version 6 (issue 36): 1830's trains, the director's help and bankruptcy as
+18xx.games plays them (tobymao/18xx), each played through the command line beside what version
+5 did (games begun under it keep it). docs/stock-round.md names each rule's source.
+
+Most tests start where the audit's reproductions did: three companies floated at 60 in stock
+round 1, then four operating rounds of game-master orders (`four_operating_rounds`)."""
+import json
+
+import pytest
+
+from test_stock_round_1830 import company, events, new, ok, play, refused, set_version, view
+from test_stock_round_v4 import consistent
+
+# Stock round 1: a, b and c start FTR, SFR and PST at 60 and buy four shares each, so that
+# every company floats with a second holder of 2 (FTR: a 3, b 2, c 1; SFR: b 3, c 2, a 1;
+# PST: c 3, a 2, b 1) and $360 in its treasury.
+BUYS = {"a": ("FTR", "SFR", "PST", "PST"), "b": ("FTR", "FTR", "SFR", "PST"), "c": ("FTR", "SFR", "SFR", "PST")}
+STOCK_ROUND_1 = ("a: par FTR 60", "b: par SFR 60", "c: par PST 60",
+                 *(f"{p}: buy {BUYS[p][i]} company" for i in range(4) for p in "abc"), "a: pass", "b: pass", "c: pass")
+ALL_PASS = ("a: pass", "b: pass", "c: pass")
+OPERATING_ROUNDS = (
+    # 1 (phase 2): the six 2s and the first 3
+    "gm: train FTR 2", "gm: train FTR 2", "gm: train SFR 2", "gm: train SFR 2", "gm: train PST 2", "gm: train PST 2",
+    "gm: train SFR 3", "gm: operate FTR 160 withhold", "gm: operate SFR 280 withhold", "gm: operate PST 160 withhold",
+    "gm: done", *ALL_PASS,
+    # 2 (phase 3)
+    "gm: train FTR 3", "gm: train PST 3", "gm: operate FTR 280 withhold", "gm: operate SFR 280 withhold",
+    "gm: operate PST 280 withhold", "gm: done",
+    # 3: the first 4 rusts the 2s
+    "gm: train FTR 4", "gm: train PST 4", "gm: operate FTR 280 withhold", "gm: operate SFR 120 withhold",
+    "gm: operate PST 280 withhold", "gm: done", *ALL_PASS,
+    # 4 (phase 4): the last 4, then the 5 lowers the limit to 2; a discards a 3, c a 4
+    "gm: operate FTR 280 withhold", "gm: operate PST 280 withhold", "gm: train FTR 4", "gm: train PST 5",
+    "a: discard FTR 3", "c: discard PST 4", "gm: operate SFR 120 withhold", "gm: done",
+)
+
+
+def four_operating_rounds(tmp_path, version=None):
+    """Operating round 5 begins (phase 5): FTR 4 4 ($420), SFR 3 ($820), PST 3 5 ($270); the
+    open market holds a 3 and a 4; the next train is the first 6; every price is in the 40s and
+    each player has $240 (in a game of an older `version` of the rules, if given)."""
+    path = new(tmp_path)
+    if version:
+        set_version(path, version)
+    play(path, *STOCK_ROUND_1, *OPERATING_ROUNDS)
+    v = view(path)
+    assert (v["operating_round"], v["train_phase"], v["trains"]["next"], v["trains"]["pool"]) == (5, "5", "6", {"3": 1, "4": 1})
+    assert [company(path, co)["trains"] for co in ("FTR", "SFR", "PST")] == [["4", "4"], ["3"], ["3", "5"]]
+    return path
+
+
+def trains(path) -> dict:
+    return {c["name"]: c["trains"] for c in view(path)["companies"] if c["director"]}
+
+
+# ---- 1. a rusting type leaves the game everywhere, the open market included ---------------------
+def test_the_first_6_rusts_the_3_in_the_open_market_too(tmp_path):
+    path = four_operating_rounds(tmp_path)
+    play(path, "gm: train SFR 6")
+    assert "The first 6 train rusts every 3 train." in events(path)
+    assert "The 3 train in the open market rusts too." in events(path)
+    v = view(path)
+    assert v["trains"]["pool"] == {"4": 1} and v["trains"]["scrapped"]["3"] == 3
+    assert trains(path) == {"FTR": ["4", "4"], "SFR": ["6"], "PST": ["5"]}
+    assert "in the open market: 4 x1." in ok("show", path)
+    refused(path, "gm: train PST 3 pool", "the open market has no 3 train")
+    assert not [o for o in json.loads(ok("orders", path, "--gm", "--json")) if " 3 pool" in o]
+    consistent(path)
+
+
+def test_version_5_left_the_rusted_3_in_the_open_market_for_sale(tmp_path):
+    path = four_operating_rounds(tmp_path, version=5)
+    play(path, "gm: train SFR 6")
+    assert view(path)["trains"]["pool"] == {"3": 1, "4": 1}
+    play(path, "gm: train PST 3 pool")
+    assert trains(path)["PST"] == ["5", "3"]
