@@ -66,7 +66,8 @@ class Rules(Ruleset):
             "trains change hands between companies from phase 2"),
         5: ("the first event says the money each player receives, no longer also who has the priority "
             "deal (the round's first event says it)",),
-        6: ("rusting removes every train of the old type, those in the open market too",),
+        6: ("rusting removes every train of the old type, those in the open market too",
+            "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -419,12 +420,16 @@ class Rules(Ruleset):
         its cost), and for each company to operate a range of typical revenues (any multiple of
         10 is accepted)."""
         orders = []
-        kind = self.next_train(state)
+        on_sale = self.on_sale(state)
         operating = self.operating(state)
         trading = not self.why_no_trades(state)
         for co in operating:
-            if kind and not self.why_not_train(state, co, kind):
-                orders.append(f"train {co} {kind}")
+            for kind in on_sale:
+                if not self.why_not_train(state, co, kind):
+                    orders.append(f"train {co} {kind}")
+                orders += [f"train {co} {kind} trade {old}" for old in self.train_types()
+                           if self.trade_in_cost(kind, old) and old in state["companies"][co]["trains"]
+                           and not self.why_not_trade_in(state, co, kind, old)]
             orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
             # (the checks of why_not_trade, each asked once where it holds for many trades: the
             # phase, the buyer, then for each train another company owns, the price)
@@ -465,7 +470,7 @@ class Rules(Ruleset):
             return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
         return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
 
-    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
+    trade_form = " [pool|trade OLD|from CO PRICE]"  # how the other sources of a train are written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
@@ -714,9 +719,12 @@ class Rules(Ruleset):
         return Order(GM, "operate", (co, revenue, how))
 
     def parse_train(self, state, co, args, text) -> Order:
-        """`train CO TYPE` from the bank or `train CO TYPE from SELLER PRICE` (1830)."""
+        """`train CO TYPE` from the bank, `train CO TYPE pool` from the open market, `train CO
+        TYPE trade OLD` from the bank trading in a train, or `train CO TYPE from SELLER PRICE` (1830)."""
         if len(args) == 5 and args[2] == "from":
             return self.parse_trade(state, co, args, text)
+        if len(args) == 4 and args[2] == "trade" and self.trade_ins:
+            return self.parse_trade_in(state, co, args, text)
         if len(args) == 3 and args[2] == "pool":
             return self.parse_pool_train(state, co, args, text)
         if len(args) != 2:
@@ -730,7 +738,49 @@ class Rules(Ruleset):
             raise IllegalOrder(why, text)
         return Order(GM, "train", (co, kind))
 
-    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+    train_sources = " pool, train COMPANY TYPE trade TYPE or train COMPANY TYPE from COMPANY PRICE"
+    trade_ins = True  # (version 6) a train bought from the bank trading in an older one
+
+    def parse_trade_in(self, state, co, args, text) -> Order:
+        kind, old = (pick(a, self.train_types(), text, what="train") for a in (args[1], args[3]))
+        why = self.why_not_trade_in(state, co, kind, old)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (co, kind, "trade", old))
+
+    def trade_in_cost(self, kind, old) -> int:
+        """What a `kind` train from the bank costs trading in an `old` one, or 0 when it cannot be
+        traded in for it (1830: a D for $800 with a 4, 5 or 6, g_1830/game.rb TRAINS `discount`)."""
+        t = self.train(kind)
+        off = t.get("discount", {}).get(old, 0) if self.trade_ins else 0
+        return t["cost"] - off if off else 0
+
+    def trade_in_words(self, kind) -> str:
+        """"$800 trading in a 4, 5 or 6" for a type that takes trade-ins, else ""."""
+        olds = [old for old in self.train_types() if self.trade_in_cost(kind, old)]
+        if not olds:
+            return ""
+        costs = sorted({self.trade_in_cost(kind, old) for old in olds})
+        listed = ", ".join(olds[:-1]) + " or " + olds[-1] if len(olds) > 1 else olds[0]
+        return f"${'/$'.join(map(str, costs))} trading in a {listed}"
+
+    def why_not_trade_in(self, state, co, kind, old) -> str:
+        """1830: the company pays the rest from its treasury; its director pays nothing toward a
+        trade-in (step/train.rb buy_train_action: 'Cannot contribute funds when exchanging')."""
+        cost = self.trade_in_cost(kind, old)
+        if not cost:
+            offers = self.trade_in_words(kind)
+            return f"a {kind} train is bought trading in a {old} train only where 1830 allows it" + \
+                (f" ({offers})" if offers else f" (no train is traded in for a {kind})")
+        sale = self.on_sale(state)
+        if kind not in sale:
+            return self.why_not_on_sale(sale)
+        c = state["companies"][co]
+        if old not in c["trains"]:
+            return f"{co} owns no {old} train"
+        if c["treasury"] < cost:
+            return f"{co} has ${c['treasury']}; a {kind} train trading in a {old} costs ${cost} (its director pays nothing toward it)"
+        return ""
 
     def parse_pool_train(self, state, co, args, text) -> Order:
         kind = pick(args[1], self.train_types(), text, what="train")
@@ -833,12 +883,27 @@ class Rules(Ruleset):
     def train_limit(self, state) -> int:
         return self.phase_train(state)["limit"]
 
-    def why_not_train(self, state, co, kind) -> str:
+    def on_sale(self, state) -> list[str]:
+        """The types the bank sells now, oldest first: the next in order and (version 6) any
+        type whose `available_on` phase has begun (1830: the D from the first 6, g_1830/game.rb
+        TRAINS `available_on`; depot.rb available_upcoming_trains)."""
         nxt = self.next_train(state)
         if not nxt:
+            return []
+        bank, types = state["trains"]["bank"], self.train_types()
+        phase = types.index(self.phase_train(state)["type"])
+        return [t for t in types if bank[t] and (t == nxt or types.index(self.train(t).get("available_on", t)) <= phase)]
+
+    def why_not_on_sale(self, sale: list[str]) -> str:
+        if not sale:
             return "the bank has no trains left"
-        if kind != nxt:
-            return f"the train on sale is a {nxt} (${self.train(nxt)['cost']})"
+        listed = " and ".join(f"a {t} (${self.train(t)['cost']})" for t in sale)
+        return f"the train{'s' if len(sale) > 1 else ''} on sale {'are' if len(sale) > 1 else 'is'} {listed}"
+
+    def why_not_train(self, state, co, kind) -> str:
+        sale = self.on_sale(state)
+        if kind not in sale:
+            return self.why_not_on_sale(sale)
         c, cost = state["companies"][co], self.train(kind)["cost"]
         if c["treasury"] < cost and not self.director_helps(c):
             return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
@@ -1114,6 +1179,9 @@ class Rules(Ruleset):
             self.trade(state, *order.args)
             return
         co, kind = order.args[:2]
+        if order.args[2:3] == ("trade",):
+            self.trade_in(state, co, kind, order.args[3])
+            return
         if order.args[2:] == ("pool",):
             if state["companies"][co]["treasury"] < self.train(kind)["cost"]:  # the director helps (why_not_pool_train)
                 self.emergency(state, co, kind, pool=True)
@@ -1188,14 +1256,22 @@ class Rules(Ruleset):
         state["bankrupt"] = order.player
         self.finish(state, f"{order.player} is bankrupt")
 
-    def buy_train(self, state, co, kind) -> None:
+    def trade_in(self, state, co, kind, old) -> None:
+        """1830: the traded train goes to the open market (depot.rb reclaim_train), before the
+        new one is bought (so a traded 4 rusts at once with the first D)."""
+        state["companies"][co]["trains"].remove(old)
+        state["trains"]["pool"][old] += 1
+        self.buy_train(state, co, kind, self.trade_in_cost(kind, old), f", trading in a {old} train (to the open market)")
+
+    def buy_train(self, state, co, kind, cost=None, how="") -> None:
         c, t = state["companies"][co], self.train(kind)
         first = state["trains"]["bank"][kind] == t["count"]
-        c["treasury"] -= t["cost"]
-        state["bank"] += t["cost"]
+        cost = t["cost"] if cost is None else cost
+        c["treasury"] -= cost
+        state["bank"] += cost
         state["trains"]["bank"][kind] -= 1
         c["trains"].append(kind)
-        emit(state, f"{co} buys a {kind} train for ${t['cost']}.")
+        emit(state, f"{co} buys a {kind} train for ${cost}{how}.")
         if first and t["rusts"]:
             self.rust(state, kind, t["rusts"])
         if first:
@@ -1360,6 +1436,8 @@ class Rules(Ruleset):
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
             "train_phase": phase["type"], "phase_rounds": phase["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": phase["limit"],
+                       "on_sale": [{"type": t, "cost": self.train(t)["cost"], "trade_in": self.trade_in_words(t)}
+                                   for t in self.on_sale(state)],
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"]),
                        "pool": {t: n for t, n in state["trains"].get("pool", {}).items() if n}},
             "discard": list(state.get("discard", [])), "must_sell": self.must_sell(state, state["turn"])

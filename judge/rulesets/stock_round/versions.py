@@ -10,12 +10,20 @@ from judge.rulesets.stock_round.ruleset import StockRound
 
 
 class Version5(StockRound):
-    """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market."""
+    """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market;
+    the D trains are sold after the last 6, with no trade-in."""
 
     version = 5
+    trade_ins = False
+    trade_form = " [pool|from CO PRICE]"
+    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
 
     def rust_open_market(self, state, old) -> None:
         pass
+
+    def on_sale(self, state) -> list[str]:
+        nxt = self.next_train(state)
+        return [nxt] if nxt else []
 
 
 class Version4(Version5):

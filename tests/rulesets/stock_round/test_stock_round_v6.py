@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from mailkit import flat
+
 from test_stock_round_1830 import company, events, new, ok, play, refused, set_version, view
 from test_stock_round_v4 import consistent
 
@@ -74,3 +76,46 @@ def test_version_5_left_the_rusted_3_in_the_open_market_for_sale(tmp_path):
     assert view(path)["trains"]["pool"] == {"3": 1, "4": 1}
     play(path, "gm: train PST 3 pool")
     assert trains(path)["PST"] == ["5", "3"]
+
+
+# ---- 6. D trains from the first 6, with 1830's trade-in ------------------------------------------
+def after_the_first_6(tmp_path, version=None):
+    """SFR buys the first 6 in operating round 5; operating round 6 begins with FTR at $1,060
+    (4 4), SFR at $430 (6), PST at $470 (5)."""
+    path = four_operating_rounds(tmp_path, version)
+    play(path, "gm: train SFR 6", "gm: operate FTR 320 withhold", "gm: operate SFR 240 withhold",
+         "gm: operate PST 200 withhold", "gm: done", *ALL_PASS, "gm: operate FTR 320 withhold")
+    assert (company(path)["treasury"], view(path)["operating_round"]) == (1060, 6)
+    return path
+
+
+def test_a_d_is_on_sale_from_the_first_6_and_a_4_5_or_6_is_traded_in_for_300_off(tmp_path):
+    path = after_the_first_6(tmp_path)
+    v = view(path)
+    assert (v["trains"]["next"], [t["type"] for t in v["trains"]["on_sale"]]) == ("6", ["6", "D"])
+    assert flat("Trains: next on sale a 6 for $630, also a D for $1100 (a D for $800 trading in a 4, 5 or 6); "
+                "limit 2 a company.") in flat(ok("show", path))
+    orders = json.loads(ok("orders", path, "--gm", "--json"))
+    assert "train FTR D trade 4" in orders  # FTR holds two 4s, the limit: no other purchase
+    assert not {"train FTR 6", "train FTR D", "train FTR D trade 5"} & set(orders)
+    refused(path, "gm: train FTR D trade 3", "a D train is bought trading in a 3 train only where 1830 allows it "
+                                            "($800 trading in a 4, 5 or 6)")
+    refused(path, "gm: train FTR D trade 5", "FTR owns no 5 train")
+    refused(path, "gm: train PST D trade 5", "PST has $470; a D train trading in a 5 costs $800 (its director pays nothing toward it)")
+    play(path, "gm: train FTR D trade 4")
+    assert "FTR buys a D train for $800, trading in a 4 train (to the open market)." in events(path)
+    # the first D rusts the 4s: FTR's other one, the one it traded in and the one c discarded
+    assert "The 2 4 trains in the open market rust too." in events(path)
+    v = view(path)
+    assert (company(path)["trains"], company(path)["treasury"], v["train_phase"], v["trains"]["pool"]) == (["D"], 260, "D", {})
+    assert v["trains"]["bank"] == {"2": 0, "3": 0, "4": 0, "5": 0, "6": 1, "D": 4}
+    assert [t["type"] for t in v["trains"]["on_sale"]] == ["6", "D"]  # the last 6 is still on sale
+    consistent(path)
+
+
+def test_version_5_sold_the_d_only_after_the_last_6_and_took_no_trade_in(tmp_path):
+    path = after_the_first_6(tmp_path, version=5)
+    refused(path, "gm: train FTR D", "the train on sale is a 6 ($630)")
+    refused(path, "gm: train FTR D trade 4", "write train COMPANY TYPE or train COMPANY TYPE pool or train COMPANY TYPE "
+                                            "from COMPANY PRICE")
+    assert "also a D" not in ok("show", path)
