@@ -67,7 +67,8 @@ class Rules(Ruleset):
         5: ("the first event says the money each player receives, no longer also who has the priority "
             "deal (the round's first event says it)",),
         6: ("rusting removes every train of the old type, those in the open market too",
-            "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)"),
+            "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
+            "a company whose director helps pay for a train may buy only the cheapest available, the open market's included"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -798,10 +799,10 @@ class Rules(Ruleset):
         """1830: a train of the open market at its face value, within the limit."""
         if kind not in self.pool_trains(state):
             return f"the open market has no {kind} train"
-        c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not self.director_helps(c):
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
-        limit = self.train_limit(state)
+        why = self.why_not_afford(state, co, kind)
+        if why:
+            return why
+        c, limit = state["companies"][co], self.train_limit(state)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
@@ -857,9 +858,13 @@ class Rules(Ruleset):
         nxt = self.next_train(state)
         bare = self.must_buy(state) if nxt or self.pool_trains(state) else []
         if bare:
-            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt or self.pool_trains(state)[0] + ' pool'} "
+            return (f"{bare[0]} owns no train and must buy one: {self.must_buy_order(state, bare[0])} "
                     "(its director pays what the treasury lacks)")
         return ""
+
+    def must_buy_order(self, state, co) -> str:
+        """The train named to a company that must buy one: the cheapest available."""
+        return self.cheapest(state, co)
 
     def must_buy(self, state) -> list[str]:
         """The operating companies without a train, each of which must buy one (1830)."""
@@ -904,10 +909,10 @@ class Rules(Ruleset):
         sale = self.on_sale(state)
         if kind not in sale:
             return self.why_not_on_sale(sale)
-        c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not self.director_helps(c):
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
-        limit = self.purchase_limit(state, kind)
+        why = self.why_not_afford(state, co, kind)
+        if why:
+            return why
+        c, limit = state["companies"][co], self.purchase_limit(state, kind)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
@@ -919,6 +924,28 @@ class Rules(Ruleset):
         return self.train_limit(state)
 
     helps_note = " (its director pays only for a company without trains)"
+
+    def why_not_afford(self, state, co, kind) -> str:
+        """A train from the bank or the open market at its cost: from the treasury, or with the
+        director's help for a company without trains, then (version 6) only the cheapest train
+        available, the open market's included (1830: base.rb EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST,
+        step/train.rb check_for_cheapest_train; depot.rb depot_trains holds the discarded)."""
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] >= cost:
+            return ""
+        if not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        cheapest = self.cheapest(state, co)
+        least = self.train(cheapest.split()[2])["cost"]
+        if cost <= least:
+            return ""
+        return f"{co} has ${c['treasury']}: with its director's help it may buy only the cheapest train available ({cheapest}, ${least})"
+
+    def cheapest(self, state, co) -> str:
+        """The cheapest train available to `co` as its order: `train CO TYPE` from the bank
+        (the first among equals) or `train CO TYPE pool` from the open market."""
+        offers = [f"train {co} {t}" for t in self.on_sale(state)] + [f"train {co} {t} pool" for t in self.pool_trains(state)]
+        return min(offers, key=lambda o: self.train(o.split()[2])["cost"])
 
     def director_helps(self, c) -> bool:
         """Whether the director pays what the treasury of company `c` lacks for a train (1830: without trains)."""

@@ -11,7 +11,7 @@ from judge.rulesets.stock_round.ruleset import StockRound
 
 class Version5(StockRound):
     """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market;
-    the D trains are sold after the last 6, with no trade-in."""
+    a director helps pay for any train; the D trains are sold after the last 6, with no trade-in."""
 
     version = 5
     trade_ins = False
@@ -24,6 +24,15 @@ class Version5(StockRound):
     def on_sale(self, state) -> list[str]:
         nxt = self.next_train(state)
         return [nxt] if nxt else []
+
+    def why_not_afford(self, state, co, kind) -> str:
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] < cost and not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        return ""
+
+    def must_buy_order(self, state, co) -> str:
+        return f"train {co} {self.next_train(state) or self.pool_trains(state)[0] + ' pool'}"
 
 
 class Version4(Version5):

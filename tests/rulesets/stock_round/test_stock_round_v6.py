@@ -119,3 +119,35 @@ def test_version_5_sold_the_d_only_after_the_last_6_and_took_no_trade_in(tmp_pat
     refused(path, "gm: train FTR D trade 4", "write train COMPANY TYPE or train COMPANY TYPE pool or train COMPANY TYPE "
                                             "from COMPANY PRICE")
     assert "also a D" not in ok("show", path)
+
+
+# ---- 2. with the director's help, only the cheapest train -----------------------------------------
+def mbr_floated(tmp_path, version=None):
+    """After operating round 5, stock round 4 starts and floats MBR (a director, $360, no train):
+    in operating round 6 it must buy a train; the bank sells the 6 ($630), the open market holds
+    a 3 ($180) and a 4 ($300). a has $60."""
+    path = four_operating_rounds(tmp_path, version)
+    play(path, "gm: operate FTR 320 withhold", "gm: operate SFR 120 withhold", "gm: operate PST 200 withhold", "gm: done",
+         "a: par MBR 60", "b: buy MBR company", "c: buy MBR company", "a: buy MBR company", "b: buy MBR company",
+         "c: pass", "a: pass", "b: pass")
+    mbr = company(path, "MBR")
+    assert (mbr["floated"], mbr["treasury"], mbr["trains"], view(path)["operating_round"]) == (True, 360, [], 6)
+    return path
+
+
+def test_a_company_its_director_helps_may_buy_only_the_cheapest_train(tmp_path):
+    path = mbr_floated(tmp_path)
+    refused(path, "gm: train MBR 6", "MBR has $360: with its director's help it may buy only the cheapest train available "
+                                     "(train MBR 3 pool, $180)")
+    play(path, *(f"gm: operate {co} 0 withhold" for co in ("FTR", "SFR", "PST", "MBR")))
+    refused(path, "gm: done", "MBR owns no train and must buy one: train MBR 3 pool")
+    orders = json.loads(ok("orders", path, "--gm", "--json"))
+    assert {"train MBR 3 pool", "train MBR 4 pool"} <= set(orders) and "train MBR 6" not in orders
+    play(path, "gm: train MBR 4 pool")  # what its treasury pays alone it may choose
+    assert company(path, "MBR")["trains"] == ["4"] and company(path, "MBR")["treasury"] == 60
+
+
+def test_version_5_let_the_director_pay_for_the_6_selling_shares(tmp_path):
+    path = mbr_floated(tmp_path, version=5)
+    play(path, "gm: train MBR 6")
+    assert view(path)["emergency"]["due"] == 630 - 360 - 60 and view(path)["awaiting"] == ["a"]
