@@ -68,7 +68,8 @@ class Rules(Ruleset):
             "deal (the round's first event says it)",),
         6: ("rusting removes every train of the old type, those in the open market too",
             "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
-            "a company whose director helps pay for a train may buy only the cheapest available, the open market's included"),
+            "a company whose director helps pay for a train may buy only the cheapest available, the open market's included",
+            "or another company's train at most at its face value (the director paying the difference)"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -621,13 +622,25 @@ class Rules(Ruleset):
         """What the director must still raise for the emergency train."""
         e = state["emergency"]
         c = state["companies"][e["company"]]
-        return self.train(e["train"])["cost"] - c["treasury"] - state["players"][c["director"]]["money"]
+        return self.train_price(e) - c["treasury"] - state["players"][c["director"]]["money"]
 
     def why_not_emergency_sale(self, state, p, co, n) -> str:
         """1830: to the Pool within its 50%; not giving up the directorship of the company
         buying the train; no more shares than needed."""
+        why = self.why_not_dump(state, p, co, n, state["emergency"]["company"])
+        if why:
+            return why
+        price = self.price(state, co)
+        if (n - 1) * price >= self.due(state):
+            return f"you need ${self.due(state)}: {plural(n - 1, co + ' share')} at ${price} will do (sell no more than needed)"
+        return ""
+
+    def why_not_dump(self, state, p, co, n, buying) -> str:
+        """Why `p` may not sell `n` shares of `co` to the Pool toward a train of company `buying`,
+        need aside (step/emergency_money.rb sellable_bundle?: the Pool within its 50%, the
+        certificate only to a holder of 2, never the directorship of `buying`)."""
         c = state["companies"][co]
-        held, price = c["shares"][p], self.price(state, co) if c["token"] else 0
+        held = c["shares"][p]
         if not held:
             return f"you hold no {co} shares"
         if n > held:
@@ -637,15 +650,24 @@ class Rules(Ruleset):
             return f"the Pool holds {plural(c['pool'], co + ' share')} and may hold at most {self.data['pool_limit']} (50%)"
         if c["director"] == p:
             keep = self.data["director_shares"]
-            if co == state["emergency"]["company"]:
+            if co == buying:
                 keep = max(keep, self.others_most(state, p, co))
                 if held - n < keep:
                     return f"you would give up the directorship of {co}, whose train you pay for: sell at most {held - keep}"
             elif self.others_most(state, p, co) < keep and held - n < keep:
                 return f"you keep the director's certificate of {co} (nobody else holds {keep} shares): sell at most {held - keep}"
-        if (n - 1) * price >= self.due(state):
-            return f"you need ${self.due(state)}: {plural(n - 1, co + ' share')} at ${price} will do (sell no more than needed)"
         return ""
+
+    def liquidity(self, state, p, buying) -> int:
+        """What director `p` can raise toward a train of company `buying` by selling shares to the
+        Pool at today's prices: of each company the most they may sell (1830: base.rb liquidity,
+        value_for_sellable: the largest sellable bundle at the current price)."""
+        total = 0
+        for co in self.started(state):
+            held = state["companies"][co]["shares"][p]
+            most = next((n for n in range(held, 0, -1) if not self.why_not_dump(state, p, co, n, buying)), 0)
+            total += most * self.price(state, co)
+        return total
 
     def emergency_sales(self, state, co) -> list[int]:
         p = self.awaiting(state)[0]
@@ -829,12 +851,31 @@ class Rules(Ruleset):
         return self.why_not_pay(state, buyer, kind, price) or self.why_not_trade_again(state, buyer)
 
     def why_not_pay(self, state, buyer, kind, price) -> str:
+        """From the treasury; or (version 6) for a company that must buy a train, at most the
+        train's face value, its director paying what the treasury lacks (1830: base.rb
+        EBUY_FROM_OTHERS = :value; step/train.rb spend_minmax, president_may_contribute? is
+        must_buy_train?: no train while the depot has one)."""
         if price < 1:
             return "a train between companies costs at least $1"
-        treasury = state["companies"][buyer]["treasury"]
-        if treasury < price:
+        c = state["companies"][buyer]
+        treasury = c["treasury"]
+        if treasury >= price:
+            return ""
+        if not self.helps_trade(state, c):
             return f"{buyer} has ${treasury}; the {kind} train costs ${price}"
+        cost = self.train(kind)["cost"]
+        if price > cost:
+            return f"{buyer} has ${treasury}: with its director's help it pays at most the {kind} train's face value, ${cost}"
+        d = c["director"]
+        most = state["players"][d]["money"] + self.liquidity(state, d, buyer)
+        if treasury + most < price:
+            return f"{buyer} has ${treasury} and its director {d} can raise at most ${most} more: the {kind} train costs ${price}"
         return ""
+
+    def helps_trade(self, state, c) -> bool:
+        """Whether the director helps company `c` buy another company's train (1830: one
+        without trains while the bank or the open market has one)."""
+        return not c["trains"] and bool(self.on_sale(state) or self.pool_trains(state))
 
     def why_not_trade_again(self, state, buyer) -> str:
         """Why `buyer` may buy no train of another company now: it did in this operating round
@@ -1223,6 +1264,9 @@ class Rules(Ruleset):
 
     def trade(self, state, buyer, kind, _, seller, price) -> None:
         b, s = state["companies"][buyer], state["companies"][seller]
+        if b["treasury"] < price:  # the director helps (why_not_pay)
+            self.emergency(state, buyer, kind, price=price, seller=seller)
+            return
         s["trains"].remove(kind)
         b["trains"].append(kind)
         b["treasury"] -= price
@@ -1230,30 +1274,41 @@ class Rules(Ruleset):
         state["traded"].append(buyer)
         emit(state, f"{buyer} buys a {kind} train from {seller} for ${price}.")
 
-    def emergency(self, state, co, kind, pool=False) -> None:
-        """1830: the director pays what the treasury lacks, selling shares if need be."""
-        state["emergency"] = {"company": co, "train": kind, **({"pool": True} if pool else {})}
+    def emergency(self, state, co, kind, pool=False, price=0, seller="") -> None:
+        """1830: the director pays what the treasury lacks, selling shares if need be (for a
+        train of the bank, of the open market with `pool`, or of company `seller` at `price`)."""
+        e = state["emergency"] = {"company": co, "train": kind}
+        if pool:
+            e["pool"] = True
+        if seller:
+            e.update(price=price, seller=seller)
         c = state["companies"][co]
         d = c["director"]
-        cost = self.train(kind)["cost"]
         if self.due(state) <= 0:
             self.fund_train(state)
             return
-        emit(state, f"{co} has ${c['treasury']} for a {kind} train (${cost}); its director {d} has "
+        which = f"{seller}'s {kind} train" if seller else f"a {kind} train"
+        emit(state, f"{co} has ${c['treasury']} for {which} (${self.train_price(e)}); its director {d} has "
                     f"${state['players'][d]['money']} and must sell shares to raise ${self.due(state)} more.")
+
+    def train_price(self, e) -> int:
+        """What the train of emergency `e` costs: its face value, or the price agreed with the seller."""
+        return e.get("price") or self.train(e["train"])["cost"]
 
     def fund_train(self, state) -> None:
         e = state["emergency"]
         co, kind = e["company"], e["train"]
         c = state["companies"][co]
         d = c["director"]
-        pays = self.train(kind)["cost"] - c["treasury"]
+        pays = self.train_price(e) - c["treasury"]
         state["players"][d]["money"] -= pays
         c["treasury"] += pays
         pool = e.get("pool", False)
         state["emergency"] = {}
         emit(state, f"{d} pays ${pays} toward {co}'s {kind} train.")
-        if pool:
+        if e.get("seller"):
+            self.trade(state, co, kind, "from", e["seller"], e["price"])
+        elif pool:
             self.buy_pool_train(state, co, kind)
         else:
             self.buy_train(state, co, kind)

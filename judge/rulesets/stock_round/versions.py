@@ -31,6 +31,9 @@ class Version5(StockRound):
             return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
         return ""
 
+    def helps_trade(self, state, c) -> bool:
+        return False
+
     def must_buy_order(self, state, co) -> str:
         return f"train {co} {self.next_train(state) or self.pool_trains(state)[0] + ' pool'}"
 

@@ -10,7 +10,7 @@ import pytest
 
 from mailkit import flat
 
-from test_stock_round_1830 import company, events, new, ok, play, refused, set_version, view
+from test_stock_round_1830 import arrange, company, emergency_game, events, new, ok, play, refused, set_version, view
 from test_stock_round_v4 import consistent
 
 # Stock round 1: a, b and c start FTR, SFR and PST at 60 and buy four shares each, so that
@@ -151,3 +151,36 @@ def test_version_5_let_the_director_pay_for_the_6_selling_shares(tmp_path):
     path = mbr_floated(tmp_path, version=5)
     play(path, "gm: train MBR 6")
     assert view(path)["emergency"]["due"] == 630 - 360 - 60 and view(path)["awaiting"] == ["a"]
+
+
+# ---- 3. in an emergency, another company's train at most at face value ---------------------------
+def test_a_company_that_must_buy_may_buy_another_companys_train_at_face_value_its_director_paying(tmp_path):
+    path = mbr_floated(tmp_path)
+    refused(path, "gm: train MBR 5 from PST 451", "MBR has $360: with its director's help it pays at most the 5 train's "
+                                                 "face value, $450")
+    refused(path, "gm: train SFR 4 from FTR 1000", "SFR has $940; the 4 train costs $1000")  # SFR has a train: no help
+    assert "train MBR 5 from PST 450" in json.loads(ok("orders", path, "--gm", "--json"))
+    pst = company(path, "PST")["treasury"]
+    play(path, "gm: train MBR 5 from PST 450")  # not the cheapest train: 1830 lets it (step/train.rb)
+    assert "MBR has $360 for PST's 5 train ($450); its director a has $60 and must sell shares to raise $30 more." in events(path)
+    assert view(path)["emergency"]["due"] == 30
+    play(path, "a: sell SFR 1")
+    assert "a pays $90 toward MBR's 5 train." in events(path) and "MBR buys a 5 train from PST for $450." in events(path)
+    assert trains(path)["MBR"] == ["5"] and trains(path)["PST"] == ["3"] and company(path, "PST")["treasury"] == pst + 450
+    assert not view(path)["emergency"] and view(path)["awaiting"] == ["gm"]
+    consistent(path)
+
+
+def test_version_5_refused_a_trade_above_the_buyers_treasury(tmp_path):
+    path = mbr_floated(tmp_path, version=5)
+    refused(path, "gm: train MBR 5 from PST 450", "MBR has $360; the 5 train costs $450")
+
+
+def test_a_trade_its_director_cannot_raise_the_money_for_is_refused(tmp_path):
+    """FTR (no train, $20): its director a has no money and only FTR's certificate, which a
+    keeps (the directorship of the company buying the train): a can raise nothing."""
+    path = emergency_game(tmp_path, a_money=0)
+    arrange(path, lambda state: state["companies"]["SFR"]["shares"].update(a=0, c=state["companies"]["SFR"]["shares"]["c"] + 2))
+    play(path, "gm: train SFR 2")
+    refused(path, "gm: train FTR 2 from SFR 80", "FTR has $20 and its director a can raise at most $0 more: the 2 train costs $80")
+    play(path, "gm: train FTR 2 from SFR 20")  # what the treasury pays alone
