@@ -69,7 +69,8 @@ class Rules(Ruleset):
         6: ("rusting removes every train of the old type, those in the open market too",
             "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
             "a company whose director helps pay for a train may buy only the cheapest available, the open market's included",
-            "or another company's train at most at its face value (the director paying the difference)"),
+            "or another company's train at most at its face value (the director paying the difference)",
+            "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -554,7 +555,7 @@ class Rules(Ruleset):
             n = parse_count(args[1], text)
             if n == 0:
                 raise OrderSyntaxError("sell at least 1 share (or pass)", text)
-            if state["sold"]:
+            if state["sold"] and not self.must_sell(state, player):
                 raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
             why = self.why_not_sell(state, player, co, n)
             if why:
@@ -577,9 +578,11 @@ class Rules(Ruleset):
         return Order(player, "par", (co, par))
 
     def must_sell(self, state, player) -> bool:
-        """1830: a player over the certificate limit must sell at the start of their turn, before
-        anything else, while they can sell (buy_sell_par_shares.rb must_sell?)."""
-        if state["sold"] or state["sale"] or self.certs(state, player) <= self.cert_limit(state):
+        """1830: a player over the certificate limit must sell before anything else, while they
+        can sell, and (version 6) again after a sale that leaves them over it: a turn's one sale
+        of the variant gives way, as 1830 re-checks after every action (step/buy_sell_par_shares.rb
+        actions: ['sell_shares'] while must_sell?)."""
+        if state["sale"] or self.certs(state, player) <= self.cert_limit(state):
             return False
         return any(self.sellable(state, player, co) for co in self.companies)
 

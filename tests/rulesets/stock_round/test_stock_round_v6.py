@@ -11,7 +11,7 @@ import pytest
 from mailkit import flat
 
 from test_stock_round_1830 import arrange, company, emergency_game, events, new, ok, play, refused, set_version, view
-from test_stock_round_v4 import consistent
+from test_stock_round_v4 import consistent, over_the_limit
 
 # Stock round 1: a, b and c start FTR, SFR and PST at 60 and buy four shares each, so that
 # every company floats with a second holder of 2 (FTR: a 3, b 2, c 1; SFR: b 3, c 2, a 1;
@@ -184,3 +184,52 @@ def test_a_trade_its_director_cannot_raise_the_money_for_is_refused(tmp_path):
     play(path, "gm: train SFR 2")
     refused(path, "gm: train FTR 2 from SFR 80", "FTR has $20 and its director a can raise at most $0 more: the 2 train costs $80")
     play(path, "gm: train FTR 2 from SFR 20")  # what the treasury pays alone
+
+
+# ---- 4. over the certificate limit: sell until at it ----------------------------------------------
+def two_over_the_limit(tmp_path, version=None):
+    """Six players (limit 7): a holds 6 FTR (director) and 4 SFR, 9 certificates, at their turn
+    in stock round 2 (test_stock_round_v4.over_the_limit, with three SFR shares more arranged:
+    one for a, two for b, its director)."""
+    path = over_the_limit(tmp_path, version)
+
+    def more(state):  # arranged: shares from SFR's company, as if a and b had bought them
+        sfr = state["companies"]["SFR"]
+        sfr["shares"].update(a=4, b=4)
+        sfr["ipo"], sfr["floated"] = 2, True
+    arrange(path, more)
+    assert view(path)["players"][0]["certs"] == 9 and view(path)["turn"] == "a"
+    return path
+
+
+def nobody_takes(path):
+    while (v := view(path))["sale"]:
+        play(path, f"{v['awaiting'][0]}: offer no")
+
+
+def test_a_player_still_over_the_limit_after_a_sale_sells_again_before_buying_or_passing(tmp_path):
+    path = two_over_the_limit(tmp_path)
+    play(path, "a: sell SFR 1")
+    nobody_takes(path)  # the Pool absorbs it
+    v = view(path)
+    assert v["players"][0]["certs"] == 8 and v["turn"] == "a" and v["must_sell"]
+    assert v["prompts"]["a"] == "sell shares first: over the certificate limit of 7"
+    assert v["orders"] == [*(f"sell FTR {n}" for n in range(1, 5)), *(f"sell SFR {n}" for n in range(1, 4))]
+    assert "a is over the certificate limit: sells shares first." in ok("show", path)
+    refused(path, "a: pass", "you hold 8 certificates, over the limit of 7: sell shares first (sell COMPANY N)")
+    refused(path, "a: buy PST company", "over the limit of 7: sell shares first")
+    play(path, "a: sell SFR 1")  # a second sale in the turn, of the same company here
+    nobody_takes(path)
+    v = view(path)
+    assert v["players"][0]["certs"] == 7 and not v["must_sell"] and company(path, "SFR")["pool"] == 2
+    refused(path, "a: sell FTR 1", "you sold SFR shares this turn: buy one share or pass")
+    play(path, "a: pass")
+    assert view(path)["turn"] == "b"
+
+
+def test_version_5_let_a_player_pass_after_selling_part_of_the_excess(tmp_path):
+    path = two_over_the_limit(tmp_path, version=5)
+    play(path, "a: sell SFR 1")
+    nobody_takes(path)
+    assert view(path)["players"][0]["certs"] == 8 and "pass" in view(path)["orders"]
+    play(path, "a: pass")
