@@ -53,7 +53,7 @@ class Bot:
         if view["player"] == GM:
             return self.gm_bot(view, rng)
         if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
-            if orders == ["bankrupt"]:
+            if "bankrupt" in orders:  # (versions 2-5: only with nothing left to sell)
                 return "bankrupt"
             return min(orders, key=fewest_shares_but_of(view["emergency"]["company"]))
         if view["sale"]:

@@ -70,7 +70,9 @@ class Rules(Ruleset):
             "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
             "a company whose director helps pay for a train may buy only the cheapest available, the open market's included",
             "or another company's train at most at its face value (the director paying the difference)",
-            "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)"),
+            "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)",
+            "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
+            "their money to the bank, and the game ends ranked by value"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -398,7 +400,7 @@ class Rules(Ruleset):
             return ["offer yes", "offer no"]
         if state.get("emergency"):
             sales = [f"sell {co} {n}" for co in self.companies for n in self.emergency_sales(state, co)]
-            return sales or ["bankrupt"]
+            return sales + ["bankrupt"] if self.may_go_bankrupt(state, sales) else sales
         if state.get("discard"):
             co = state["discard"][0]
             return [f"discard {co} {t}" for t in self.train_types() if t in state["companies"][co]["trains"]]
@@ -605,7 +607,7 @@ class Rules(Ruleset):
             if args:
                 raise OrderSyntaxError("'bankrupt' takes nothing after it", text)
             sales = self.legal_orders(state, player)
-            if sales != ["bankrupt"]:
+            if "bankrupt" not in sales:
                 raise IllegalOrder(f"you can still raise money: {', '.join(sales[:4])}{' ...' if len(sales) > 4 else ''}", text)
             return Order(player, "bankrupt")
         if verb != "sell":
@@ -671,6 +673,12 @@ class Rules(Ruleset):
             most = next((n for n in range(held, 0, -1) if not self.why_not_dump(state, p, co, n, buying)), 0)
             total += most * self.price(state, co)
         return total
+
+    def may_go_bankrupt(self, state, sales) -> bool:
+        """1830: a director may go bankrupt when what they can raise selling shares falls short
+        of what they must pay (base.rb can_go_bankrupt?: the liquidity, `sales` or not)."""
+        e = state["emergency"]
+        return self.liquidity(state, state["companies"][e["company"]]["director"], e["company"]) < self.due(state)
 
     def emergency_sales(self, state, co) -> list[int]:
         p = self.awaiting(state)[0]
@@ -1320,6 +1328,13 @@ class Rules(Ruleset):
         """To the Pool at market price; the token moves one row down a share (1830), on the
         bottom row one column left."""
         p, (co, n) = order.player, order.args
+        self.sell_to_pool(state, p, co, n)
+        if self.due(state) <= 0:
+            self.fund_train(state)
+        else:
+            emit(state, f"{p} must still raise ${self.due(state)}.")
+
+    def sell_to_pool(self, state, p, co, n) -> None:
         c = state["companies"][co]
         price = self.price(state, co)
         c["shares"][p] -= n
@@ -1329,17 +1344,34 @@ class Rules(Ruleset):
             self.emergency_fall(c)
         emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
         self.fix_director(state, co)
-        if self.due(state) <= 0:
-            self.fund_train(state)
-        else:
-            emit(state, f"{p} must still raise ${self.due(state)}.")
 
     def do_bankrupt(self, state, order) -> None:
         e = state["emergency"]
         emit(state, f"{order.player} cannot raise ${self.due(state)} for {e['company']}'s {e['train']} train and goes bankrupt.")
+        self.sell_bankrupt(state, order.player, e["company"])
         state["emergency"] = {}
         state["bankrupt"] = order.player
         self.finish(state, f"{order.player} is bankrupt")
+
+    def sell_bankrupt(self, state, p, buying) -> None:
+        """1830: the bankrupt's shares go to the Pool, company by company in operating order,
+        each the most the emergency's rules let them sell (the Pool within 50%, the certificate
+        only to a holder of 2, not the directorship of `buying`), the price falling a row a share
+        and directorships changing as they do; then all their money goes to the bank
+        (step/bankrupt.rb sell_bankrupt_shares and process_bankrupt, player.set_cash(0, bank);
+        corporation.rb sort_order_key: the highest price first)."""
+        def operating_order(co):
+            r, col = state["companies"][co]["token"]
+            return -self.grid[r][col], -col, r, self.companies.index(co)
+        for co in sorted((co for co in self.started(state) if state["companies"][co]["shares"][p]), key=operating_order):
+            most = next((n for n in range(state["companies"][co]["shares"][p], 0, -1)
+                         if not self.why_not_dump(state, p, co, n, buying)), 0)
+            if most:
+                self.sell_to_pool(state, p, co, most)
+        money = state["players"][p]["money"]
+        state["players"][p]["money"] = 0
+        state["bank"] += money
+        emit(state, f"{p}'s ${money} goes to the bank.")
 
     def trade_in(self, state, co, kind, old) -> None:
         """1830: the traded train goes to the open market (depot.rb reclaim_train), before the
@@ -1451,8 +1483,10 @@ class Rules(Ruleset):
             money = state["players"][p]["money"]
             shares = sum(state["companies"][co]["shares"][p] * price for co, price in prices.items())
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        last = state.get("bankrupt", "")  # a bankrupt player ranks last (1830)
+        last = state.get("bankrupt", "") if self.bankrupt_last else ""  # (versions 2-5: a bankrupt player ranks last)
         return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
+
+    bankrupt_last = False  # 1830 ranks everyone by value, the bankrupt too (base.rb result, player.rb value)
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}

@@ -13,7 +13,8 @@ class Version5(StockRound):
     """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market;
     a director helps pay for any train, and for another company's only from the treasury; the D
     trains are sold after the last 6, with no trade-in; a player over the certificate limit sells
-    once and may then pass."""
+    once and may then pass; a director goes bankrupt only with nothing left to sell, keeping money
+    and shares, and ranks last."""
 
     version = 5
     trade_ins = False
@@ -36,8 +37,16 @@ class Version5(StockRound):
     def helps_trade(self, state, c) -> bool:
         return False
 
+    bankrupt_last = True
+
     def must_sell(self, state, player) -> bool:
         return not state["sold"] and super().must_sell(state, player)
+
+    def may_go_bankrupt(self, state, sales) -> bool:
+        return not sales
+
+    def sell_bankrupt(self, state, p, buying) -> None:
+        pass
 
     def must_buy_order(self, state, co) -> str:
         return f"train {co} {self.next_train(state) or self.pool_trains(state)[0] + ' pool'}"

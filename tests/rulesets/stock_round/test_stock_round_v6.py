@@ -233,3 +233,49 @@ def test_version_5_let_a_player_pass_after_selling_part_of_the_excess(tmp_path):
     nobody_takes(path)
     assert view(path)["players"][0]["certs"] == 8 and "pass" in view(path)["orders"]
     play(path, "a: pass")
+
+
+# ---- 5. a bankrupt player's shares are sold into the Pool -------------------------------------------
+def mbr_needs_the_last_6(tmp_path, version=None):
+    """In operating round 6 MBR buys the 3 of the open market; the first 6 (SFR's) rusts it, PST
+    buys the 4 of the open market; MBR, without trains, must buy the last 6 ($630): it has $180
+    and its director a $60 and shares that fetch $282 sold to the Pool today."""
+    path = mbr_floated(tmp_path, version)
+    play(path, "gm: train MBR 3 pool", "gm: train SFR 6", "gm: train PST 4 pool", "gm: train MBR 6")
+    v = view(path)
+    assert v["emergency"]["due"] == 390 and v["awaiting"] == ["a"] and v["trains"]["pool"] == {}
+    return path
+
+
+def test_a_director_who_cannot_raise_the_money_goes_bankrupt_and_the_pool_takes_their_shares(tmp_path):
+    path = mbr_needs_the_last_6(tmp_path)
+    assert "bankrupt" in view(path)["orders"]  # $282 of shares cannot raise $390: no need to sell them one by one
+    prices = {c["name"]: c["price"] for c in view(path)["companies"] if c["director"]}
+    assert prices == {"FTR": 36, "SFR": 38, "PST": 38, "MBR": 60}
+    play(path, "a: bankrupt")
+    said = events(path)
+    at = said.index("a cannot raise $390 for MBR's 6 train and goes bankrupt.")
+    assert said[at + 1:] == [
+        "a sells 1 MBR share to the Pool for $60; MBR falls to $57.",  # keeping MBR's directorship (b holds 2)
+        "a sells 1 SFR share to the Pool for $38; SFR falls to $36.",  # operating order: the highest price first
+        "a sells 2 PST shares to the Pool for $76; PST falls to $34.",
+        "a sells 3 FTR shares to the Pool for $108; FTR falls to $31.",
+        "b holds more FTR shares than a and becomes its director (a exchanges the director's certificate for two of b's shares).",
+        "a's $342 goes to the bank.",
+        said[-1]]
+    assert said[-1].startswith("The game ends (a is bankrupt); ")
+    v = view(path)
+    a = v["players"][0]
+    assert (a["money"], a["shares"], company(path, "FTR")["director"]) == (0, {"MBR": 2}, "b")
+    assert {c["name"]: c["pool"] for c in v["companies"] if c["director"]} == {"FTR": 3, "SFR": 1, "PST": 2, "MBR": 1}
+    rows = json.loads(ok("standings", path, "--json"))
+    assert [r["player"] for r in rows][-1] == "a" and rows[-1]["score"] == 2 * 57  # by value: a's MBR certificate
+    consistent(path)
+
+
+def test_version_5_ended_the_game_with_the_bankrupt_keeping_money_and_shares(tmp_path):
+    path = mbr_needs_the_last_6(tmp_path, version=5)
+    assert "bankrupt" not in view(path)["orders"]
+    refused(path, "a: bankrupt", "you can still raise money: sell FTR 1")
+    play(path, "a: sell FTR 3", "a: sell SFR 1", "a: sell PST 2", "a: sell MBR 1", "a: bankrupt")
+    assert view(path)["players"][0]["money"] == 342 and view(path)["game_over"]
