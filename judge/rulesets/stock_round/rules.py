@@ -72,7 +72,8 @@ class Rules(Ruleset):
             "or another company's train at most at its face value (the director paying the difference)",
             "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)",
             "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
-            "their money to the bank, and the game ends ranked by value"),
+            "their money to the bank, and the game ends ranked by value",
+            "a company buys trains from other companies up to its train limit in an operating round (was one)"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -84,9 +85,11 @@ class Rules(Ruleset):
     # and sells it at most 6 times (no buying back after a sale): at most 60 acting turns a
     # player, 720 orders for 6 players, 2,166 passes, 2,160 sale decisions, 5 re-issues; an
     # operating round takes at most 6 orders plus the 20 trains of the game. Version 2: up to 3
-    # operating rounds a set, each with at most 5 results, 5 trains bought from companies,
-    # 50 emergency sales and `done`.
-    max_moves = MAX_ROUNDS * 5300 + 40
+    # operating rounds a set, each with at most 5 results, 5 trains bought from companies
+    # (version 6: 20, up to each one's limit of 4), 50 emergency sales and `done`; the trains
+    # of the open market (discarded, traded in) at most 40 more. Version 6 ends after at most
+    # MAX_ROUNDS sets without the option `rounds`.
+    max_moves = MAX_ROUNDS * 5350 + 80
 
     # ---- components ---------------------------------------------------------------------
     @cached_property  # (read for nearly every order)
@@ -889,14 +892,26 @@ class Rules(Ruleset):
         return not c["trains"] and bool(self.on_sale(state) or self.pool_trains(state))
 
     def why_not_trade_again(self, state, buyer) -> str:
-        """Why `buyer` may buy no train of another company now: it did in this operating round
-        (the judge's choice), or it is at the train limit."""
-        if buyer in state["traded"]:
-            return f"{buyer} has bought a train from another company in this operating round already"
+        """Why `buyer` may buy no train of another company now: it is at the train limit, or it
+        has bought as many from other companies in this operating round as the limit lets it
+        hold. 1830 sets no other bound: a company buys trains in its own turn only, when it
+        sells none (step/buy_train.rb; round/operating.rb), so it never buys more in a round;
+        the judge, whose game master enters a round's trades in any order, counts them, and so
+        every operating round ends (versions 2-5: one such purchase a round, the judge's choice)."""
         trains, limit = state["companies"][buyer]["trains"], self.train_limit(state)
+        bought = state["traded"].count(buyer)
+        if bought >= self.trades_a_round(limit):
+            return self.traded_words(buyer, bought, limit)
         if len(trains) >= limit:
             return f"{buyer} owns {plural(len(trains), 'train')}, the limit is {limit}"
         return ""
+
+    def trades_a_round(self, limit) -> int:
+        return limit
+
+    def traded_words(self, buyer, bought, limit) -> str:
+        return (f"{buyer} has bought {plural(bought, 'train')} from other companies in this operating round, "
+                f"as many as its limit of {limit} (1830: a company buys trains in its own turn only)")
 
     def why_no_trades(self, state) -> str:
         """Why no company may buy a train of another now, or "": 1830 sets no phase for it

@@ -42,6 +42,12 @@ class Version5(StockRound):
     def must_sell(self, state, player) -> bool:
         return not state["sold"] and super().must_sell(state, player)
 
+    def trades_a_round(self, limit) -> int:
+        return 1
+
+    def traded_words(self, buyer, bought, limit) -> str:
+        return f"{buyer} has bought a train from another company in this operating round already"
+
     def may_go_bankrupt(self, state, sales) -> bool:
         return not sales
 

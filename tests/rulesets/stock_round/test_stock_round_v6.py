@@ -279,3 +279,25 @@ def test_version_5_ended_the_game_with_the_bankrupt_keeping_money_and_shares(tmp
     refused(path, "a: bankrupt", "you can still raise money: sell FTR 1")
     play(path, "a: sell FTR 3", "a: sell SFR 1", "a: sell PST 2", "a: sell MBR 1", "a: bankrupt")
     assert view(path)["players"][0]["money"] == 342 and view(path)["game_over"]
+
+
+# ---- 7. trains between companies: no longer one a round ---------------------------------------------
+SWAPS = ("gm: train SFR 4 from FTR 100", "gm: train FTR 4 from SFR 150", "gm: train SFR 4 from FTR 200")
+
+
+def test_a_company_buys_trains_from_others_up_to_its_limit_in_an_operating_round(tmp_path):
+    path = four_operating_rounds(tmp_path)
+    play(path, *SWAPS, "gm: train FTR 4 from SFR 120")  # SFR's second purchase in the round; FTR's second
+    assert trains(path) == {"FTR": ["4", "4"], "SFR": ["3"], "PST": ["3", "5"]}
+    assert (company(path)["treasury"], company(path, "SFR")["treasury"]) == (420 + 100 - 150 + 200 - 120, 820 - 100 + 150 - 200 + 120)
+    refused(path, "gm: train SFR 4 from FTR 100", "SFR has bought 2 trains from other companies in this operating round, "
+                                                 "as many as its limit of 2 (1830: a company buys trains in its own turn only)")
+    assert not [o for o in json.loads(ok("orders", path, "--gm", "--json")) if o.startswith("train SFR 4 from")]
+    play(path, *(f"gm: operate {co} 0 withhold" for co in ("FTR", "SFR", "PST")), "gm: done", *ALL_PASS)
+    play(path, "gm: train SFR 4 from FTR 60")  # a new operating round: the count starts again
+
+
+def test_version_5_allowed_one_train_from_another_company_a_round(tmp_path):
+    path = four_operating_rounds(tmp_path, version=5)
+    play(path, *SWAPS[:2])
+    refused(path, SWAPS[2], "SFR has bought a train from another company in this operating round already")
