@@ -73,14 +73,18 @@ class Rules(Ruleset):
             "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)",
             "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
             "their money to the bank, and the game ends ranked by value",
-            "a company buys trains from other companies up to its train limit in an operating round (was one)"),
+            "a company buys trains from other companies up to its train limit in an operating round (was one)",
+            f"a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt (at the latest after "
+            f"{MAX_ROUNDS} sets); the option rounds, which an upgraded game keeps, ends it after that many sets"),
     }
     min_players, max_players = 3, 6
     options = (
-        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
-                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
-                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
+        Option("rounds", 0, f"0: the game ends as 1830 ends, after the set of operating rounds in which the bank "
+                            f"breaks or at once when a director goes bankrupt (at the latest after {MAX_ROUNDS} sets); "
+                            f"1 to {MAX_ROUNDS}: also after this many sets of operating rounds, one set after each "
+                            "stock round"),
     )
+    min_rounds = 0  # the least value of the option `rounds` (0: 1830's end alone)
     # Per stock round, each player buys at most 6 shares of each company before selling it
     # and sells it at most 6 times (no buying back after a sale): at most 60 acting turns a
     # player, 720 orders for 6 players, 2,166 passes, 2,160 sale decisions, 5 re-issues; an
@@ -162,8 +166,8 @@ class Rules(Ruleset):
 
     def check_players(self, players, options) -> None:
         super().check_players(players, options)
-        if not 1 <= options.get("rounds", 6) <= MAX_ROUNDS:
-            raise UsageError(f"option rounds is from 1 to {MAX_ROUNDS}")
+        if not self.min_rounds <= options.get("rounds", self.option("rounds").default) <= MAX_ROUNDS:
+            raise UsageError(f"option rounds is from {self.min_rounds} to {MAX_ROUNDS}")
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
@@ -1460,8 +1464,8 @@ class Rules(Ruleset):
             self.next_operating_round(state)
         elif state["broken"]:
             self.finish(state, "the bank is broken")
-        elif self.played(state) >= state["options"]["rounds"]:
-            self.finish(state, f"{self.played_words(state)} have been played")
+        elif self.played(state) >= self.last_set(state):
+            self.finish(state, f"{self.played_words(state)} have been played{self.cap_words(state)}")
         else:
             self.start_stock_round(state)
 
@@ -1469,12 +1473,22 @@ class Rules(Ruleset):
         """Whether another operating round of the set follows the one just over."""
         return state["or_in_set"] < state["or_count"]
 
+    def last_set(self, state) -> int:
+        """The set of operating rounds after which the game ends, the bank unbroken: the option
+        `rounds`, or (version 6, without it) MAX_ROUNDS, so that every game ends (1830 ends only
+        by the bank or a bankruptcy, base.rb GAME_END_CHECK; the judge's bots and a game whose
+        companies never operate need a last round)."""
+        return state["options"]["rounds"] or MAX_ROUNDS
+
     def played(self, state) -> int:
         """What the option `rounds` counts: sets of operating rounds (one set after each stock round)."""
         return state["round"]
 
     def played_words(self, state) -> str:
         return f"{plural(state['round'], 'set')} of operating rounds"
+
+    def cap_words(self, state) -> str:
+        return "" if state["options"]["rounds"] else ", the most a game plays"
 
     def do_end(self, state, order) -> None:
         if state.get("emergency"):

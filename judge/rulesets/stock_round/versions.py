@@ -4,8 +4,8 @@ hook methods that differ; `Ruleset.at_version` finds them (they are not register
 from __future__ import annotations
 
 from judge.engine.errors import OrderSyntaxError
-from judge.engine.ruleset import emit
-from judge.rulesets.stock_round.rules import plural
+from judge.engine.ruleset import Option, emit
+from judge.rulesets.stock_round.rules import MAX_ROUNDS, plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
 
@@ -14,7 +14,8 @@ class Version5(StockRound):
     a director helps pay for any train, and for another company's only from the treasury; the D
     trains are sold after the last 6, with no trade-in; a player over the certificate limit sells
     once and may then pass; a director goes bankrupt only with nothing left to sell, keeping money
-    and shares, and ranks last."""
+    and shares, and ranks last; a company buys one train from other companies a round; the game
+    ends after the sets of operating rounds of the option `rounds` (default 6)."""
 
     version = 5
     trade_ins = False
@@ -38,6 +39,18 @@ class Version5(StockRound):
         return False
 
     bankrupt_last = True
+    options = (
+        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
+                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
+                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
+    )
+    min_rounds = 1
+
+    def last_set(self, state) -> int:
+        return state["options"]["rounds"]
+
+    def cap_words(self, state) -> str:
+        return ""
 
     def must_sell(self, state, player) -> bool:
         return not state["sold"] and super().must_sell(state, player)

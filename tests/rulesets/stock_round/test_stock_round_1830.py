@@ -83,8 +83,12 @@ ALL_PASS = ("c: pass", "a: pass", "b: pass")
 
 
 def set_version(path, version):
-    """A new game of an older `version` of the rules (as a game file written then would be)."""
-    path.write_text(re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1))
+    """A new game of an older `version` of the rules (as a game file written then would be:
+    before version 6 the option `rounds` was 6 by default)."""
+    text = re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1)
+    if version < 6:
+        text = re.sub(r"(?m)^rounds = 0$", "rounds = 6", text)
+    path.write_text(text)
     assert gamefile.load(path).ruleset.version == version
 
 
@@ -477,7 +481,7 @@ def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_pat
 def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_path):
     path = issue_1(tmp_path)
     report = ok("show", path, "--as", "c")
-    assert "Operating round 1: 1 of 1 after stock round 1 (of at most 6).\nPriority deal: c." in report
+    assert "Operating round 1: 1 of 1 after stock round 1.\nPriority deal: c." in report  # (no option rounds)
     assert "Pool at$" in report
     ftr = next(line for line in report.splitlines() if line.startswith("  FTR "))
     assert ftr.split()[6] == "66"  # the Pool's price: one column right of 60
@@ -492,8 +496,10 @@ def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_pa
 
 
 # ---- the whole game ----------------------------------------------------------------------------
-def test_six_sets_of_operating_rounds_through_every_phase_between_bots():
-    """Two sensible and two random bots, the game master's bot entering the results."""
+def test_a_game_between_bots_runs_through_every_phase_until_the_bank_breaks():
+    """Two sensible and two random bots, the game master's bot entering the results; version 6
+    ends the game as 1830 does, here when the bank breaks, after a seventh set of operating
+    rounds that the option `rounds` of older versions (6 by default) would not have played."""
     game = Game.new("stock-round", bots.NAMES[:4], seed=1)
     kinds = {p: "sensible" if i % 2 == 0 else "random" for i, p in enumerate(game.players)}
     changes, sets = 0, {}
@@ -507,7 +513,8 @@ def test_six_sets_of_operating_rounds_through_every_phase_between_bots():
             sets[state["round"]] = (SR.phase_train(state)["type"], state["or_count"])
         SR.check(state)
     state = game.state
-    assert "6 sets of operating rounds have been played" in state["events"][-1]["text"]
+    assert "The bank is broken" in " ".join(e["text"] for e in state["events"])
+    assert state["events"][-1]["text"].startswith("The game ends (the bank is broken); ") and state["round"] == 7
     assert SR.phase_train(state)["type"] == "D"
     assert state["trains"]["scrapped"] == {"2": 6, "3": 3, "4": 3, "5": 0, "6": 0, "D": 0}  # rusted by 4, 6 and D
     assert sets[1] == ("2", 1) and {n for _, n in sets.values()} == {1, 2, 3}

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from judge.store import gamefile
 from mailkit import flat
 
 from test_stock_round_1830 import arrange, company, emergency_game, events, new, ok, play, refused, set_version, view
@@ -301,3 +302,34 @@ def test_version_5_allowed_one_train_from_another_company_a_round(tmp_path):
     path = four_operating_rounds(tmp_path, version=5)
     play(path, *SWAPS[:2])
     refused(path, SWAPS[2], "SFR has bought a train from another company in this operating round already")
+
+
+# ---- 8. the game ends as 1830 ends; `rounds` is an option --------------------------------------------
+def test_a_new_game_has_no_last_set_unless_the_option_rounds_sets_one(tmp_path):
+    path = new(tmp_path)
+    assert gamefile.load(path).options == {"rounds": 0}
+    assert "Phase 2. Stock round 1; 1 operating round follows it." in ok("show", path)
+    assert "of at most" not in ok("show", path, "--gm")
+    short = tmp_path / "short"
+    short.mkdir()
+    path = new(short, "--option", "rounds=2")
+    assert "Phase 2. Stock round 1 of at most 2; 1 operating round follows it." in ok("show", path)
+    play(path, *STOCK_ROUND_1)
+    assert "Operating round 1: 1 of 1 after stock round 1 (of at most 2)." in ok("show", path, "--as", "b")
+    play(path, *OPERATING_ROUNDS[:26])  # to the end of operating round 3, the second set's last
+    assert view(path)["game_over"]
+    assert events(path)[-1].startswith("The game ends (2 sets of operating rounds have been played); ")
+
+
+def test_without_the_option_a_game_ends_after_20_sets_at_the_latest():
+    """Nobody starts a company: nothing would ever break the bank (the cap keeps every game,
+    bots' included, finite; MAX_ROUNDS)."""
+    from judge.engine.game import Game
+
+    game = Game.new("stock-round", ["a", "b", "c"], seed=3)
+    while not game.is_over():
+        who = game.awaiting()[0]
+        game.submit(who, ["done" if who == "gm" else "pass"])
+    assert game.state["round"] == 20
+    assert game.state["events"][-1]["text"].startswith(
+        "The game ends (20 sets of operating rounds have been played, the most a game plays); ")
