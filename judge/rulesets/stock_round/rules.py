@@ -74,6 +74,7 @@ class Rules(Ruleset):
             "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
             "their money to the bank, and the game ends ranked by value",
             "a company buys trains from other companies up to its train limit in an operating round (was one)",
+            "a share the Pool absorbs on the first column (not the bottom row) pays the price one row down",
             f"a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt (at the latest after "
             f"{MAX_ROUNDS} sets); the option rounds, which an upgraded game keeps, ends it after that many sets"),
     }
@@ -1073,13 +1074,25 @@ class Rules(Ruleset):
 
     def pool_absorbs(self, state, co, seller) -> None:
         c = state["companies"][co]
-        r, col = c["token"]
-        price = self.cell(r, col - (2 if r == len(self.grid) - 1 else 1))
+        price = self.absorb_price(*c["token"])
         self.fall(c)
         state["players"][seller]["money"] += self.bank_pay(state, price)
         c["pool"] += 1
         state["sale"]["left"] -= 1
         emit(state, f"Nobody took a {co} share: the Pool absorbs one for ${price}; {co} falls to ${self.price(state, co)}.")
+
+    def absorb_price(self, r, col) -> int:
+        """What the Pool pays absorbing a share: the price one column left, on the bottom row two
+        (the variant); and (version 6) left of the first column is one row down, as 18xx.games
+        moves a token left (stock_movement.rb TwoDimensionalMovement#left: down at the left edge;
+        #down: not below the bottom row). Versions 1-5 paid the first column's own price there."""
+        bottom = len(self.grid) - 1
+        for _ in range(2 if r == bottom else 1):
+            if col:
+                col -= 1
+            elif r < bottom:
+                r += 1
+        return self.grid[r][col]
 
     def fall(self, c: dict) -> None:
         """A share sold to the Pool: the company `c`'s token one row down (on the bottom row,

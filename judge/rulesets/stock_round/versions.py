@@ -15,7 +15,8 @@ class Version5(StockRound):
     trains are sold after the last 6, with no trade-in; a player over the certificate limit sells
     once and may then pass; a director goes bankrupt only with nothing left to sell, keeping money
     and shares, and ranks last; a company buys one train from other companies a round; the game
-    ends after the sets of operating rounds of the option `rounds` (default 6)."""
+    ends after the sets of operating rounds of the option `rounds` (default 6); a share the Pool
+    absorbs on the first column pays that column's price."""
 
     version = 5
     trade_ins = False
@@ -51,6 +52,9 @@ class Version5(StockRound):
 
     def cap_words(self, state) -> str:
         return ""
+
+    def absorb_price(self, r, col) -> int:
+        return self.cell(r, col - (2 if r == len(self.grid) - 1 else 1))
 
     def must_sell(self, state, player) -> bool:
         return not state["sold"] and super().must_sell(state, player)

@@ -333,3 +333,23 @@ def test_without_the_option_a_game_ends_after_20_sets_at_the_latest():
     assert game.state["round"] == 20
     assert game.state["events"][-1]["text"].startswith(
         "The game ends (20 sets of operating rounds have been played, the most a game plays); ")
+
+
+# ---- decided: a share the Pool absorbs on the first column -------------------------------------------
+def ftr_on_the_first_column(tmp_path, version=None):
+    """Every company withholds in operating rounds 5 to 8: FTR, from $40, reaches the first
+    column and goes down it to $30 (row 4 of 7). Stock round 5 begins; b holds 2 FTR."""
+    path = four_operating_rounds(tmp_path, version)
+    withhold = tuple(f"gm: operate {co} 0 withhold" for co in ("FTR", "SFR", "PST")) + ("gm: done",)
+    play(path, *withhold, *ALL_PASS, *withhold * 3)
+    assert view(path)["phase"] == "stock" and company(path)["price"] == 30
+    return path
+
+
+@pytest.mark.parametrize("version, paid, pool_falls_to", [(6, 28, 28), (5, 30, 28)])
+def test_the_pool_absorbing_on_the_first_column_pays_the_price_one_row_down(tmp_path, version, paid, pool_falls_to):
+    path = ftr_on_the_first_column(tmp_path, None if version == 6 else version)
+    money = view(path)["players"][1]["money"]
+    play(path, "a: pass", "b: sell FTR 1", "c: offer no", "a: offer no", "a: offer no")  # c, a, then FTR itself
+    assert f"Nobody took a FTR share: the Pool absorbs one for ${paid}; FTR falls to ${pool_falls_to}." in events(path)
+    assert view(path)["players"][1]["money"] == money + paid
