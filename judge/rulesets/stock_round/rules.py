@@ -68,8 +68,8 @@ class Rules(Ruleset):
             "deal (the round's first event says it)",),
         6: ("rusting removes every train of the old type, those in the open market too",
             "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
-            "a company whose director helps pay for a train may buy only the cheapest available, the open market's included",
-            "or another company's train at most at its face value (the director paying the difference)",
+            "a company whose director helps pay for a train may buy only the cheapest available (the open market's "
+            "included), or another company's train at most at its face value",
             "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)",
             "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
             "their money to the bank, and the game ends ranked by value",
@@ -383,7 +383,7 @@ class Rules(Ruleset):
         if state.get("emergency"):
             e = state["emergency"]
             return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
-                    "(sell COMPANY N), or bankrupt when no sale is possible")
+                    "(sell COMPANY N), or bankrupt when no sales can raise it")
         if state.get("discard"):
             co = state["discard"][0]
             return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
@@ -677,10 +677,13 @@ class Rules(Ruleset):
         value_for_sellable: the largest sellable bundle at the current price)."""
         total = 0
         for co in self.started(state):
-            held = state["companies"][co]["shares"][p]
-            most = next((n for n in range(held, 0, -1) if not self.why_not_dump(state, p, co, n, buying)), 0)
-            total += most * self.price(state, co)
+            total += self.most_dumped(state, p, co, buying) * self.price(state, co)
         return total
+
+    def most_dumped(self, state, p, co, buying) -> int:
+        """The most shares of `co` that `p` may sell to the Pool toward `buying`'s train, need aside."""
+        return next((n for n in range(state["companies"][co]["shares"][p], 0, -1)
+                     if not self.why_not_dump(state, p, co, n, buying)), 0)
 
     def may_go_bankrupt(self, state, sales) -> bool:
         """1830: a director may go bankrupt when what they can raise selling shares falls short
@@ -1395,9 +1398,8 @@ class Rules(Ruleset):
         def operating_order(co):
             r, col = state["companies"][co]["token"]
             return -self.grid[r][col], -col, r, self.companies.index(co)
-        for co in sorted((co for co in self.started(state) if state["companies"][co]["shares"][p]), key=operating_order):
-            most = next((n for n in range(state["companies"][co]["shares"][p], 0, -1)
-                         if not self.why_not_dump(state, p, co, n, buying)), 0)
+        for co in sorted(self.started(state), key=operating_order):
+            most = self.most_dumped(state, p, co, buying)
             if most:
                 self.sell_to_pool(state, p, co, most)
         money = state["players"][p]["money"]

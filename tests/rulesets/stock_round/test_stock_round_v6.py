@@ -353,3 +353,24 @@ def test_the_pool_absorbing_on_the_first_column_pays_the_price_one_row_down(tmp_
     play(path, "a: pass", "b: sell FTR 1", "c: offer no", "a: offer no", "a: offer no")  # c, a, then FTR itself
     assert f"Nobody took a FTR share: the Pool absorbs one for ${paid}; FTR falls to ${pool_falls_to}." in events(path)
     assert view(path)["players"][1]["money"] == money + paid
+
+
+# ---- judge upgrade -------------------------------------------------------------------------------
+def test_judge_upgrade_from_version_5_lists_what_version_6_changes_and_the_game_keeps_its_rounds(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from judge.engine import bots
+
+    path = tmp_path / "v5.toml"
+    shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-27" / "stock-round.toml", path)
+    out = flat(ok("upgrade", path))
+    assert "from stock-round version 5 to version 6" in out
+    for line in ("rusting removes every train of the old type, those in the open market too",
+                 "a player over the certificate limit sells until at the limit",
+                 "a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt"):
+        assert f"- {line}" in out
+    game = gamefile.load(path)
+    assert game.ruleset.version == 6 and game.options == {"rounds": 6}
+    bots.play_out(game)
+    assert game.is_over() and game.state["round"] <= 6 and game.differences(game.replay()) == []
