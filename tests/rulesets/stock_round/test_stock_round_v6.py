@@ -4,6 +4,7 @@
 
 Most tests start where the audit's reproductions did: three companies floated at 60 in stock
 round 1, then four operating rounds of game-master orders (`four_operating_rounds`)."""
+import functools
 import json
 
 import pytest
@@ -38,6 +39,22 @@ OPERATING_ROUNDS = (
 )
 
 
+def position(build):
+    """A position builder `build(tmp_path, version=None) -> game file` whose file is built once
+    for each version and copied for every later test (the orders are the slow part)."""
+    built = {}
+
+    @functools.wraps(build)
+    def copy(tmp_path, version=None):
+        path = tmp_path / "X.toml"
+        if version not in built:
+            built[version] = build(tmp_path, version).read_bytes()
+        path.write_bytes(built[version])
+        return path
+    return copy
+
+
+@position
 def four_operating_rounds(tmp_path, version=None):
     """Operating round 5 begins (phase 5): FTR 4 4 ($420), SFR 3 ($820), PST 3 5 ($270); the
     open market holds a 3 and a 4; the next train is the first 6; every price is in the 40s and
@@ -80,6 +97,7 @@ def test_version_5_left_the_rusted_3_in_the_open_market_for_sale(tmp_path):
 
 
 # ---- 6. D trains from the first 6, with 1830's trade-in ------------------------------------------
+@position
 def after_the_first_6(tmp_path, version=None):
     """SFR buys the first 6 in operating round 5; operating round 6 begins with FTR at $1,060
     (4 4), SFR at $430 (6), PST at $470 (5)."""
@@ -123,6 +141,7 @@ def test_version_5_sold_the_d_only_after_the_last_6_and_took_no_trade_in(tmp_pat
 
 
 # ---- 2. with the director's help, only the cheapest train -----------------------------------------
+@position
 def mbr_floated(tmp_path, version=None):
     """After operating round 5, stock round 4 starts and floats MBR (a director, $360, no train):
     in operating round 6 it must buy a train; the bank sells the 6 ($630), the open market holds
@@ -237,6 +256,7 @@ def test_version_5_let_a_player_pass_after_selling_part_of_the_excess(tmp_path):
 
 
 # ---- 5. a bankrupt player's shares are sold into the Pool -------------------------------------------
+@position
 def mbr_needs_the_last_6(tmp_path, version=None):
     """In operating round 6 MBR buys the 3 of the open market; the first 6 (SFR's) rusts it, PST
     buys the 4 of the open market; MBR, without trains, must buy the last 6 ($630): it has $180
@@ -336,6 +356,7 @@ def test_without_the_option_a_game_ends_after_20_sets_at_the_latest():
 
 
 # ---- decided: a share the Pool absorbs on the first column -------------------------------------------
+@position
 def ftr_on_the_first_column(tmp_path, version=None):
     """Every company withholds in operating rounds 5 to 8: FTR, from $40, reaches the first
     column and goes down it to $30 (row 4 of 7). Stock round 5 begins; b holds 2 FTR."""
