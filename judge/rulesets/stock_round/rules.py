@@ -80,10 +80,10 @@ class Rules(Ruleset):
     }
     min_players, max_players = 3, 6
     options = (
-        Option("rounds", 0, f"0: the game ends as 1830 ends, after the set of operating rounds in which the bank "
+        Option("rounds", 0, f"the game ends as 1830 ends, after the set of operating rounds in which the bank "
                             f"breaks or at once when a director goes bankrupt (at the latest after {MAX_ROUNDS} sets); "
-                            f"1 to {MAX_ROUNDS}: also after this many sets of operating rounds, one set after each "
-                            "stock round"),
+                            f"rounds=1 to {MAX_ROUNDS} also ends it after that many sets of operating rounds (one set "
+                            "follows each stock round)"),
     )
     min_rounds = 0  # the least value of the option `rounds` (0: 1830's end alone)
     # Per stock round, each player buys at most 6 shares of each company before selling it

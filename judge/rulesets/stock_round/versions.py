@@ -22,6 +22,13 @@ class Version5(StockRound):
     trade_ins = False
     trade_form = " [pool|from CO PRICE]"
     train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+    bankrupt_last = True
+    options = (
+        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
+                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
+                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
+    )
+    min_rounds = 1
 
     def rust_open_market(self, state, old) -> None:
         pass
@@ -38,14 +45,6 @@ class Version5(StockRound):
 
     def helps_trade(self, state, c) -> bool:
         return False
-
-    bankrupt_last = True
-    options = (
-        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
-                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
-                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
-    )
-    min_rounds = 1
 
     def last_set(self, state) -> int:
         return state["options"]["rounds"]
