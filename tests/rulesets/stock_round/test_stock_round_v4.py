@@ -203,7 +203,7 @@ def test_judge_upgrade_from_version_3_lists_the_changes_of_versions_4_and_5(tmp_
     set_version(path, 3)
     play(path, "a: par FTR 60", "b: pass", "c: pass", "a: pass")
     out = ok("upgrade", path)
-    assert flat("from stock-round version 3 to version 5") in flat(out)
+    assert flat("from stock-round version 3 to version 6") in flat(out)
     assert "  - a player over the certificate limit must sell at the start of their turn" in out
     assert "notice" not in out  # (version 3's change is not repeated)
     assert judge("upgrade", path).exit_code == 2
