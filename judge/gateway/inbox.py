@@ -73,7 +73,9 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     everything is saved) when its mail must wait in the outbox for a later run."""
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
-    reply_key = message_key(msg.message_id, sender=msg.sender)
+    # The answer's key: this sender's message, by its Message-ID and its content (the same on
+    # every delivery; another message that reuses the ID is another message).
+    reply_key = message_key(f"{msg.message_id}\n{msg.fingerprint}", sender=msg.sender)
     if msg.automatic or msg.sender == cfg.address:
         if bounces.is_bounce(raw, msg.sender):
             outcome, note = bounces.report(raw, cfg, msg.subject)
@@ -86,11 +88,17 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         log(outcome=f"ignored: an automatic message or no usable sender (not answered, against mail loops){why}")
         outbox.flush()
         return f"{msg.message_id}: ignored (automatic)"
+    answered = outbox.known(reply_key)
+    if answered:  # the answer is the last thing a message writes: it was handled whole
+        log(outcome=f"duplicate: handled before, and its answer {answered}; nothing done or sent again")
+        outbox.flush()
+        return f"{msg.message_id}: handled before; its answer {answered}"
 
     def refuse_whole(why: str, body: str) -> str:
         """The whole message refused before any game is read: logged, answered briefly."""
-        log(outcome=f"refused: {why}")
-        outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
+        fate = outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id),
+                          reply_key)
+        log(outcome=f"refused: {why}" + ("" if fate == "queued" else f"; its answer {fate}: not sent again"))
         outbox.flush()
         return f"{msg.message_id}: refused ({why})"
 
@@ -111,7 +119,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     if not blocks:
         log(outcome="refused: no game named")
         sections.append(how_to(msg.subject, stray))
-    earlier, others, logins, pending = {}, 0, {}, {}
+    earlier, others, logins, pending, again = {}, 0, {}, {}, []
     for block in blocks:  # a second block for the same game is its own change, not a duplicate
         nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
         unread = unread_block(block, logins) or (
@@ -120,7 +128,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
             log(game=block.game, outcome=f"refused: {unread}")
             sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
             continue
-        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins, pending)
+        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins, pending, again)
         sections.append(text)
         others += mails
     for game, path in pending.items():  # after everything else the message causes: nothing ties it to its sender
@@ -132,9 +140,17 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
         body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
     subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
-    outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
+    fate = outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
+    # Said once the answer's fate is known: two deliveries at once write one answer.
+    answer = "its answer queued again" if fate == "queued" else f"its answer {fate}: not sent again"
+    for path, player in again:
+        record(journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=player,
+               outcome=f"duplicate: handled before, nothing applied again; {answer}")
+    if fate != "queued":
+        log(outcome=f"delivered again while its first delivery was handled: {answer}")
     outbox.flush()
-    return f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, answered, {others} other {'mail' if others == 1 else 'mails'}"
+    told = "answered" if fate == "queued" else f"its answer {fate}"
+    return f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, {told}, {others} other {'mail' if others == 1 else 'mails'}"
 
 
 def unread_block(block, logins: dict) -> str:
@@ -244,12 +260,13 @@ def forget_replies(cfg, game: str, keys: list[str]) -> None:
 
 
 def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None,
-                 pending: dict | None = None) -> tuple[str, int]:
+                 pending: dict | None = None, again: list | None = None) -> tuple[str, int]:
     """One game's part of a message: (the answer's section, how many other mails it sends).
     The change, its mails and the section are saved together under the game's lock.
     `logins[game]` is set to whether the block's name and password were right (when checked);
     `pending[game]`, the game's path, when anonymous press waits to be sent (by `handle`, once
-    every block of the message is done)."""
+    every block of the message is done); (path, player) added to `again` for a block handled
+    before (which `handle` logs once it knows what became of the answer)."""
     logins = {} if logins is None else logins
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
@@ -272,7 +289,10 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
                 logins[block.game.lower()] = True
                 change.discard()
-                log(outcome="duplicate: handled before, its answer sent again")
+                if again is not None:
+                    again.append((path, block.player))
+                else:
+                    log(outcome="duplicate: handled before, nothing applied again")
                 return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)

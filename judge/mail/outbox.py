@@ -16,16 +16,23 @@ game's change (an answer, a note) is written as .part and renamed: never sent ha
 Temporary failures (connection refused, 4xx, a login refused) keep the mail for the next run
 and make the command exit 75 (EX_TEMPFAIL); a permanent refusal of one mail (5xx for its
 recipient or content) drops that mail, logs it in mail.log and tells the game master.
+
+A mail put with a key (the answer to a message, the alert to a password's owner) is written
+once: while it waits in the outbox, and for KEEP_SENT_DAYS after the server took it (a file
+named by the key under .mail/sent/DAY/, written before the outbox's file is deleted), putting
+it again writes nothing and says what became of the first. A run killed between the server's
+"250 OK" and that file sends it twice rather than never.
 """
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import smtplib
 import socket
 import ssl
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -37,6 +44,8 @@ from judge.mail.journal import general_log, record
 from judge.mail.addresses import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
+SENT = ".mail/sent"  # in the games directory: which keyed mails the server took, by day
+KEEP_SENT_DAYS = 14  # longer than any MTA keeps a message to deliver it again (Postfix: 5 days)
 PART_KEPT = 3600  # seconds: a mail still being written is written in far less
 
 
@@ -123,15 +132,71 @@ class Outbox:
         return self.dir
 
     # ---- into the outbox -------------------------------------------------------------
-    def put(self, msg: EmailMessage, key: str = "") -> None:
-        """A mail that belongs to no game's change (a reply, a note): ready at once. With a
-        `key`, a mail with the same key still waiting is not written a second time."""
+    def put(self, msg: EmailMessage, key: str = "") -> str:
+        """A mail that belongs to no game's change (a reply, a note): ready at once. Returns
+        "queued"; with a `key` whose mail was put before, nothing is written and the answer
+        says what became of that one: "waits in the outbox", or "went out at TIME" (see
+        `known`)."""
         folder = self._ready_dir()
-        if key and any(folder.glob(f"*.reply-{key}.*.eml")):
+        if not key:
+            self._write(folder / (self._name("mail") + ".eml"), msg)
+            return "queued"
+        fd = os.open(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # two deliveries of one message at once: one answer
+            known = self.known(key)
+            if not known:
+                self._write(folder / (self._name(f"reply-{key}") + ".eml"), msg)
+        finally:
+            os.close(fd)
+        return known or "queued"
+
+    def known(self, key: str) -> str:
+        """What became of the mail put with `key`: "waits in the outbox", "went out at TIME"
+        (the server took it), "was refused for good at TIME", or "" when none was put (or it
+        went out more than KEEP_SENT_DAYS ago). A flush records a mail as sent before it
+        deletes its file, so that one of the two is always found."""
+        if self.dir.is_dir() and any(self.dir.glob(f"*.reply-{key}.*.eml")):
+            return "waits in the outbox"
+        today = datetime.now(timezone.utc).date()
+        for back in range(KEEP_SENT_DAYS + 1):
+            try:
+                return (self.cfg.games / SENT / (today - timedelta(days=back)).isoformat() / key).read_text("utf-8")
+            except (OSError, UnicodeError):
+                continue
+        return ""
+
+    def _mark_sent(self, name: str, what: str) -> None:
+        """Record that the keyed mail of the outbox file `name` went out (or was refused)."""
+        tag = name.split(".")[1]
+        if not tag.startswith("reply-"):
             return
-        path = folder / (self._name(f"reply-{key}" if key else "mail") + ".eml")
+        now = datetime.now(timezone.utc)
+        folder = self.cfg.games / SENT / now.date().isoformat()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            write_synced(folder / tag[len("reply-"):], f"{what} {now.strftime('%Y-%m-%d %H:%M:%S UTC')}".encode())
+        except FileExistsError:  # sent twice: a run was killed between the send and this record
+            return
+        gamefile.sync_directory_of(folder / tag)
+
+    def _forget_sent(self) -> None:
+        """The records of sent mails older than KEEP_SENT_DAYS (whole days at a time)."""
+        folder = self.cfg.games / SENT
+        if not folder.is_dir():
+            return
+        oldest = (datetime.now(timezone.utc).date() - timedelta(days=KEEP_SENT_DAYS)).isoformat()
+        for day in os.listdir(folder):
+            if day < oldest:
+                shutil.rmtree(folder / day, ignore_errors=True)
+
+    def _write(self, path: Path, msg: EmailMessage) -> None:
         part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
-        write_synced(part, bytes(msg))
+        try:
+            write_synced(part, bytes(msg))
+        except OSError:
+            part.unlink(missing_ok=True)  # (a full disk: no empty file left behind)
+            raise
         os.rename(part, path)
         gamefile.sync_directory_of(path)
 
@@ -182,6 +247,7 @@ class Outbox:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)  # one sender at a time: nothing goes out twice
             self._recover()
+            self._forget_sent()
             for _ in range(2):  # a second round for the game master's notes of the first
                 if not self._send_ready():
                     break
@@ -203,12 +269,14 @@ class Outbox:
                 continue
             try:
                 self.transport.send(data)
+                self._mark_sent(name, "went out at")
             except TryLater as e:
                 self.down = f"cannot send mail through {self.transport.where}: {e}; it waits in the outbox"
                 if e.whole:
                     break
                 continue
             except Undeliverable as e:
+                self._mark_sent(name, "was refused for good at")
                 noted |= self._undeliverable(data, str(e))
             path.unlink(missing_ok=True)
         return noted

@@ -9,7 +9,8 @@ import pytest
 from judge.gateway import inbox as gateway
 from judge.engine.errors import MailError
 from judge.engine.game import Game
-from mailkit import address, block as orders, flat, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
+from mailkit import (address, block as orders, flat, GM_ADDRESS, killed_before_answering, make_site, message, NAMES,
+                     new_game, OBSERVER, reply, send, T0, text, to)
 
 
 @pytest.fixture
@@ -100,16 +101,31 @@ def test_a_reply_full_of_quoted_text_and_a_signature_gives_only_its_orders(site)
     assert site.load().log == [f"1 {first} pass"]
 
 
-def test_the_same_message_delivered_twice_is_applied_once(site):
+def test_the_same_message_delivered_twice_is_applied_once_and_answered_once(site):
     pw = new_game(site)
     site.take()
     first = site.load().awaiting()[0]
     raw = message(address(first), orders(first, pw[first], "bid"), message_id="<once@players.test>")
     first_answer = reply(send(site, raw), address(first))
-    again = send(site, raw)
-    assert len(again) == 1 and text(again[0]) == first_answer  # its first answer again, nothing else
     assert "OK      bid\nAll applied." in first_answer
+    assert send(site, raw) == []  # its answer went out: nothing again
     assert site.load().log == [f"1 {first} bid"]
+    logged = (site.cfg.games / "mail.log").read_text()
+    assert "duplicate: handled before, and its answer went out at" in logged
+
+
+def test_a_message_whose_run_died_before_answering_gets_its_first_answer_when_delivered_again(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, pw[first], "bid"), message_id="<once@players.test>")
+    mails = killed_before_answering(site, raw)
+    assert mails == [] and site.load().log == [f"1 {first} bid"]  # applied; its reports wait in the outbox
+    again = send(site, raw)
+    assert "OK      bid\nAll applied." in reply(again, address(first))  # the answer of the first run
+    assert site.load().log == [f"1 {first} bid"]
+    assert "its answer queued again" in (site.cfg.games / "g1.mail.log").read_text()
+    assert send(site, raw) == []
 
 
 def test_oversized_and_binary_messages_are_refused_cleanly(site):
@@ -219,11 +235,11 @@ def test_a_redelivered_password_change_gets_its_first_answer_and_changes_nothing
     first = site.load().awaiting()[0]
     new = "kangaroo-river-42"
     raw = message(address(first), orders(first, pw[first], f"set password {new}", "bid"), message_id="<pw@players.test>")
-    first_answer = reply(send(site, raw), address(first))
-    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
+    killed_before_answering(site, raw)
     saved = site.game_path().read_bytes()
     again = send(site, raw)  # the MTA delivers it again: its password is no longer the player's
-    assert len(again) == 1 and text(again[0]) == first_answer
+    first_answer = reply(again, address(first))
+    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
     assert site.game_path().read_bytes() == saved
     # the same Message-ID from another address learns nothing: the usual refusal, no kept answer
     forged = send(site, message("mallory@evil.test", orders(first, "guess-guess", "bid"), message_id="<pw@players.test>"))
