@@ -108,10 +108,10 @@ def killed_before_answering(site: Site, raw: bytes, now=T0) -> list[EmailMessage
 
     box = site.outbox()
 
-    def killed(msg, key=""):
+    def killed(msg, *args):
         if msg["Subject"].startswith("Re:"):
             raise KeyboardInterrupt
-        return Outbox.put(box, msg, key)
+        return Outbox.put(box, msg, *args)
 
     box.put = killed
     try:

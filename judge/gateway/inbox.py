@@ -119,38 +119,59 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     if not blocks:
         log(outcome="refused: no game named")
         sections.append(how_to(msg.subject, stray))
-    earlier, others, logins, pending, again = {}, 0, {}, {}, []
-    for block in blocks:  # a second block for the same game is its own change, not a duplicate
-        nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
-        unread = unread_block(block, logins) or (
-            f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
-        if unread:
-            log(game=block.game, outcome=f"refused: {unread}")
-            sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
-            continue
-        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins, pending, again)
-        sections.append(text)
-        others += mails
-    for game, path in pending.items():  # after everything else the message causes: nothing ties it to its sender
-        try:
-            others += selfservice.deliver_anonymous_press(path, game, cfg, outbox, now)
-        except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
-            record(journal_path(path), now, sender="judge (anonymous press)", outcome=f"not sent: {e}")
-    body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
-    if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
-        body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
-    subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
-    fate = outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
+    state, others = Handling(), 0
+    try:
+        for block in blocks:
+            text, mails = read_block(block, msg, cfg, outbox, now, hide, log, state)
+            sections.append(text)
+            others += mails
+        for game, path in state.pending.items():  # after every block: nothing ties it to one of them
+            try:
+                others += selfservice.deliver_anonymous_press(path, game, cfg, outbox, now)
+            except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
+                record(journal_path(path), now, sender="judge (anonymous press)", outcome=f"not sent: {e}")
+        body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
+        if True not in state.logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
+            body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
+        subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
+        fate = outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key, state.place)
+    finally:
+        outbox.free_place(state.place)
     # Said once the answer's fate is known: two deliveries at once write one answer.
     answer = "its answer queued again" if fate == "queued" else f"its answer {fate}: not sent again"
-    for path, player in again:
+    for path, player in state.again:
         record(journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=player,
                outcome=f"duplicate: handled before, nothing applied again; {answer}")
     if fate != "queued":
         log(outcome=f"delivered again while its first delivery was handled: {answer}")
     outbox.flush()
     told = "answered" if fate == "queued" else f"its answer {fate}"
-    return f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, {told}, {others} other {'mail' if others == 1 else 'mails'}"
+    return (f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, {told}, "
+            f"{others} other {'mail' if others == 1 else 'mails'}")
+
+
+@dataclass
+class Handling:
+    """What the blocks of one message share while it is handled."""
+
+    logins: dict = field(default_factory=dict)  # game: whether the block's name and password were right
+    pending: dict = field(default_factory=dict)  # game: its path, when press waits for the end of the message
+    again: list = field(default_factory=list)  # (path, player) of each block handled before
+    read: dict = field(default_factory=dict)  # game: the blocks for it read so far
+    place: Path | None = None  # the answer's place in the outbox (Outbox.keep_place)
+
+
+def read_block(block, msg, cfg, outbox, now, hide, log, state: Handling) -> tuple[str, int]:
+    """One block's section of the answer, and how many other mails it sends; a block refused unread (too long, a login failed
+    before it, a third for its game) loads no game. A second block for the same game is its
+    own change, not a duplicate."""
+    nth = state.read[block.game.lower()] = state.read.get(block.game.lower(), -1) + 1
+    unread = unread_block(block, state.logins) or (
+        f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
+    if unread:
+        log(game=block.game, outcome=f"refused: {unread}")
+        return f"game {block.game}: not read: {unread}. Nothing was changed.", 0
+    return handle_block(block, nth, msg, cfg, outbox, now, hide, state)
 
 
 def unread_block(block, logins: dict) -> str:
@@ -259,15 +280,16 @@ def forget_replies(cfg, game: str, keys: list[str]) -> None:
         _reply_path(cfg, game, key).unlink(missing_ok=True)
 
 
-def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None,
-                 pending: dict | None = None, again: list | None = None) -> tuple[str, int]:
+def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling | None = None) -> tuple[str, int]:
     """One game's part of a message: (the answer's section, how many other mails it sends).
-    The change, its mails and the section are saved together under the game's lock.
-    `logins[game]` is set to whether the block's name and password were right (when checked);
-    `pending[game]`, the game's path, when anonymous press waits to be sent (by `handle`, once
-    every block of the message is done); (path, player) added to `again` for a block handled
-    before (which `handle` logs once it knows what became of the answer)."""
-    logins = {} if logins is None else logins
+    The change, its mails and the section are saved together under the game's lock. In
+    `state`: whether the block's name and password were right (when checked); the game's
+    path, when press waits to be sent once every block of the message is done; (path, player)
+    for a block handled before (logged by `handle` once it knows what became of the answer);
+    the answer's place in the outbox, kept under the first game's lock, so that the answer
+    comes after the news of every change before it and before that of any change after it."""
+    state = Handling() if state is None else state
+    logins, pending, again = state.logins, state.pending, state.again
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
     if path is None:
@@ -278,6 +300,8 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
     key = message_key(msg.message_id, nth, msg.sender)
     try:
         with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
+            if state.place is None:  # (under the lock: no other change is made meanwhile)
+                state.place = outbox.keep_place(msg.sender)
             mg = MailGame(change.game, block.game)
             if not mg.enabled:
                 change.discard()
@@ -289,10 +313,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
                 logins[block.game.lower()] = True
                 change.discard()
-                if again is not None:
-                    again.append((path, block.player))
-                else:
-                    log(outcome="duplicate: handled before, nothing applied again")
+                again.append((path, block.player))
                 return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
@@ -328,7 +349,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        if change.game.meta["mail"].get("press_pending") and pending is not None:  # (or a crash left it)
+        if change.game.meta["mail"].get("press_pending"):  # (or a crash left it)
             pending[block.game] = path
         return text, len(change.sent)
     except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched

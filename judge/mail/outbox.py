@@ -35,6 +35,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
@@ -109,6 +110,22 @@ def _pending(folder: Path) -> list[tuple[Path, str, int]]:
     return out
 
 
+def _recipient(data: bytes) -> str:
+    """The address a mail of the outbox goes to (the judge writes one a mail)."""
+    head = BytesHeaderParser(policy=policy.default).parsebytes(data)
+    return str(head["To"] or "").lower()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # (another user's process)
+        return True
+    return True
+
+
 def _stamp() -> str:
     """A file name's start that sorts in the order of writing."""
     return f"{time.time_ns():020d}"
@@ -123,33 +140,55 @@ class Outbox:
         self.down = ""  # this run's temporary failure: no more tries until the next run
         self._count = 0
 
-    def _name(self, tag: str) -> str:
+    def _name(self, tag: str, stamp: str = "") -> str:
         self._count += 1
-        return f"{_stamp()}.{tag}.{os.getpid()}-{self._count}"
+        return f"{stamp or _stamp()}.{tag}.{os.getpid()}-{self._count}"
 
     def _ready_dir(self) -> Path:
         self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         return self.dir
 
     # ---- into the outbox -------------------------------------------------------------
-    def put(self, msg: EmailMessage, key: str = "") -> str:
-        """A mail that belongs to no game's change (a reply, a note): ready at once. Returns
-        "queued"; with a `key` whose mail was put before, nothing is written and the answer
-        says what became of that one: "waits in the outbox", or "went out at TIME" (see
-        `known`)."""
+    def put(self, msg: EmailMessage, key: str = "", place: Path | None = None) -> str:
+        """A mail that belongs to no game's change (a reply, a note): ready at once, or at the
+        `place` kept for it (`keep_place`). Returns "queued"; with a `key` whose mail was put
+        before, nothing is written and the answer says what became of that one: "waits in the
+        outbox", or "went out at TIME" (see `known`)."""
         folder = self._ready_dir()
-        if not key:
-            self._write(folder / (self._name("mail") + ".eml"), msg)
-            return "queued"
-        fd = os.open(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        stamp = place.name.split(".")[0] if place is not None else ""
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # two deliveries of one message at once: one answer
-            known = self.known(key)
-            if not known:
-                self._write(folder / (self._name(f"reply-{key}") + ".eml"), msg)
+            if not key:
+                self._write(folder / (self._name("mail", stamp) + ".eml"), msg)
+                return "queued"
+            fd = os.open(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # two deliveries of one message at once: one answer
+                known = self.known(key)
+                if not known:
+                    self._write(folder / (self._name(f"reply-{key}", stamp) + ".eml"), msg)
+            finally:
+                os.close(fd)
+            return known or "queued"
+        finally:
+            self.free_place(place)
+
+    def keep_place(self, to: str) -> Path:
+        """A place in the outbox's order for a mail to `to` that is written later: a message's
+        answer, which is whole only once every game of the message was changed. Until it is
+        filled (`put(..., place=)`) or freed, no mail to `to` written after it is sent, so that
+        the answer, and the report it may hold, never comes after the next change's report.
+        The place of a run that died is freed by the next flush."""
+        path = self._ready_dir() / (self._name("place") + ".place")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, to.lower().encode("utf-8"))  # (not synced: after a crash its run is gone)
         finally:
             os.close(fd)
-        return known or "queued"
+        return path
+
+    def free_place(self, place: Path | None) -> None:
+        if place is not None:
+            place.unlink(missing_ok=True)
 
     def known(self, key: str) -> str:
         """What became of the mail put with `key`: "waits in the outbox", "went out at TIME"
@@ -257,15 +296,24 @@ class Outbox:
             raise MailError(self.down)
 
     def _send_ready(self) -> bool:
-        """One pass over the ready mails; whether a note to the game master was added."""
-        noted = False
+        """One pass over the ready mails in the order they were written; whether a note to the
+        game master was added. A recipient's mails go out in that order, or wait: after a mail
+        refused for now (4xx), and after a place kept for a mail not yet written (`keep_place`),
+        that recipient's later mails wait for a later pass."""
+        noted, held = False, set()
         for name in sorted(os.listdir(self.dir)):
+            if name.endswith(".place"):
+                held |= self._kept_for(name)
+                continue
             if not name.endswith(".eml"):
                 continue
             path = self.dir / name
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
+                continue
+            to = _recipient(data)
+            if to in held:
                 continue
             try:
                 self.transport.send(data)
@@ -274,12 +322,26 @@ class Outbox:
                 self.down = f"cannot send mail through {self.transport.where}: {e}; it waits in the outbox"
                 if e.whole:
                     break
+                held.add(to)
                 continue
             except Undeliverable as e:
                 self._mark_sent(name, "was refused for good at")
                 noted |= self._undeliverable(data, str(e))
             path.unlink(missing_ok=True)
         return noted
+
+    def _kept_for(self, name: str) -> set[str]:
+        """The recipient of a place kept by a run that still works on it; the place of a run
+        that died (or older than PART_KEPT) is freed."""
+        path = self.dir / name
+        try:
+            pid = int(name.split(".")[2].split("-")[0])
+            if time.time() - os.stat(path).st_mtime < PART_KEPT and _alive(pid):
+                return {path.read_text("utf-8")}
+        except (OSError, ValueError, IndexError, UnicodeError):
+            pass
+        path.unlink(missing_ok=True)
+        return set()
 
     def _undeliverable(self, data: bytes, why: str) -> bool:
         mail = message_from_bytes(data, policy=policy.default)
