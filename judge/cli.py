@@ -391,7 +391,7 @@ def mail(
 
     # a problem of the host (configuration, files, user) exits 75 without details: the MTA
     # would pass them on to the sender; they go to the judge's log and the game master
-    with host.guarded(lambda: configs.load(config)) as cfg, _mail_site(config, cfg) as (cfg, box):
+    with host.guarded(lambda: configs.load(config, games_exist=False)) as cfg, _mail_site(config, cfg) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
             typer.echo(f"{len(done)} messages handled")
@@ -414,13 +414,21 @@ def tick(
     now: Optional[str] = _now_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
+    from judge.store import config as configs
     from judge.gateway import deadlines
+    from judge.mail import host
 
     from judge.engine.errors import MailError
 
-    with _mail_site(config) as (cfg, box):
-        for line in deadlines.tick(cfg, box, _now(now)):
+    # a problem of the host (a full disk, a read-only file system, the games directory gone)
+    # is one line and exit 75, its detail in the judge's log, the game master told
+    with host.guarded(lambda: configs.load(config, games_exist=False), "tick") as cfg, \
+            _mail_site(config, cfg) as (cfg, box):
+        problems = []
+        for line in deadlines.tick(cfg, box, _now(now), problems):
             typer.echo(line)
+        if problems:
+            raise problems[0]
         if box.down:
             raise MailError(box.down)
 

@@ -10,33 +10,57 @@ from datetime import datetime, timedelta
 from judge.change.unit import Change
 from judge.record import conduct, corrections
 from judge.engine import bots
-from judge.engine.errors import GameFileError, JudgeError
+from judge.engine.errors import GameFileError, HostError, JudgeError
 from judge.engine.report import render
 from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from judge.mail import players, settings
+from judge.mail import host, players, settings
 from judge.engine.ruleset import GM
 
 
-def tick(cfg, outbox, now: datetime) -> list[str]:
+def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
     """One pass over every game of the directory, then the outbox is sent (also what earlier
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
-    with its reason, and the others are handled all the same."""
-    done = []
+    with its reason, and the others are handled all the same. A problem of the host (a full
+    disk, a read-only file system, a wrong owner or mode) is no game's: it becomes one
+    HostError for the whole run, added to `problems`, or raised once the run is done."""
+    done, found = [], []
+
+    def host_problem(where: str, e: Exception) -> None:
+        error = HostError(f"judge tick: {where}: {e}")
+        error.__cause__ = e
+        found.append(error)
+
     for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
-        except GameFileError as e:
-            done.append(f"{path.stem}: skipped: {e}")
+        except (HostError, OSError) as e:
+            host_problem(f"game {path.stem}", e)
+        except GameFileError as e:  # a broken file, or one the host keeps the judge from
+            if host.cause_of(e) in host.DIRECTORY_CAUSES:
+                host_problem(f"game {path.stem}", e)
+            else:
+                done.append(f"{path.stem}: skipped: {e}")
         except Exception as e:  # noqa: BLE001 - one game must never stop the others
             done.append(f"{path.stem}: skipped: {type(e).__name__}: {e}")
-            record(general_log(cfg), now, game=path.stem, outcome=f"judge tick failed: {type(e).__name__}: {e}")
+            try:
+                record(general_log(cfg), now, game=path.stem, outcome=f"judge tick failed: {type(e).__name__}: {e}")
+            except OSError as full:
+                host_problem("mail.log", full)
     try:
         outbox.flush()
     except MailError as e:  # the caller sees outbox.down
         done.append(str(e))
+    except OSError as e:
+        host_problem("the outbox", e)
+    if found:
+        if len(found) > 1:
+            found[0].args = (f"{found[0]} (and {len(found) - 1} more like it)",)
+        if problems is None:
+            raise found[0]
+        problems.append(found[0])
     return done
 
 

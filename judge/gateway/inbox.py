@@ -36,7 +36,7 @@ from judge.engine.errors import (
 )
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
-from judge.mail import players
+from judge.mail import host, players
 from judge.mail.addresses import is_address
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
@@ -614,8 +614,9 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     change saved, its mail in the outbox). One run at a time per Maildir (a lock file inside
     it). A message the judge fails on is tried again by the next runs and, after
     QUARANTINE_AFTER of them, moved to DIR/.Quarantine/new/ with a note to the game master;
-    the messages after it are handled all the same. Raises MailError at the end when mail
-    must wait in the outbox."""
+    the messages after it are handled all the same. A full, read-only or unwritable games
+    directory stops the run instead (raised: the caller tells the game master), the message
+    left in new/ uncounted. Raises MailError at the end when mail must wait in the outbox."""
     path = Path(path)
     new, cur = path / "new", path / "cur"
     if not new.is_dir() or not cur.is_dir():
@@ -647,6 +648,13 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
                 waiting = e
                 done.append(f"{name}: handled, its mail waits in the outbox")
             except Exception as e:  # noqa: BLE001 - one message must not block the others
+                if host.cause_of(e) in host.DIRECTORY_CAUSES:  # not the message's: no run can do better
+                    tries.forget(name)
+                    try:
+                        tries.save()
+                    except OSError:
+                        pass
+                    raise
                 failed = tries.tried(name)
                 record(general_log(cfg), now, maildir_file=name,
                        outcome=f"failed ({failed} of {QUARANTINE_AFTER} runs): {_failure(e)}")

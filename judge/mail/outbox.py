@@ -85,12 +85,18 @@ def compose(cfg, to: str, subject: str, body: str, reply_to_id: str = "") -> Ema
 
 
 def write_synced(path: Path, data: bytes) -> None:
+    """A new file of `data`, synced; on a failure (a full disk) none is left behind."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
         os.fsync(fd)
-    finally:
+    except OSError:
         os.close(fd)
+        os.unlink(path)
+        raise
+    os.close(fd)
 
 
 def _make_ready(pending: Path) -> None:
@@ -182,6 +188,9 @@ class Outbox:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.write(fd, to.lower().encode("utf-8"))  # (not synced: after a crash its run is gone)
+        except OSError:
+            path.unlink(missing_ok=True)  # (a full disk: no empty file left behind)
+            raise
         finally:
             os.close(fd)
         return path
@@ -231,11 +240,7 @@ class Outbox:
 
     def _write(self, path: Path, msg: EmailMessage) -> None:
         part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
-        try:
-            write_synced(part, bytes(msg))
-        except OSError:
-            part.unlink(missing_ok=True)  # (a full disk: no empty file left behind)
-            raise
+        write_synced(part, bytes(msg))
         os.rename(part, path)
         gamefile.sync_directory_of(path)
 
@@ -261,9 +266,14 @@ class Outbox:
                 old.unlink(missing_ok=True)
         stamp = _stamp()
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
-        for path, mail in zip(pending, mails):
-            write_synced(path, bytes(mail))
-        gamefile.sync_directory_of(pending[0])
+        try:
+            for path, mail in zip(pending, mails):
+                write_synced(path, bytes(mail))
+            gamefile.sync_directory_of(pending[0])
+        except OSError:  # a full disk: nothing of the change is left behind
+            for path in pending:
+                path.unlink(missing_ok=True)
+            raise
         try:
             write()
         except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
