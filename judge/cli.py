@@ -526,7 +526,7 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
             if gm:
                 raise JudgeError(f"'{verb}' is a player's line: give it with --as PLAYER")
             who = game.player_name(as_)
-            notice, private = players.carry_out(game, m, who, verb, args)
+            notice = players.carry_out(game, m, who, verb, args)
         except OrderError:
             raise
         except JudgeError as e:
@@ -534,15 +534,14 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
         if m is not None:
             players.play_resigned(game, m)
         unit.notices += [notice] if notice else []
-        if private is not None:
-            unit.mails.append(players.press_mail(unit.cfg, unit.name, unit.mail.address(private.to), who, private.text))
-        told = notice or (f"press to {private.to} sent" if private is not None else
-                          "anonymous press: sent on its own, apart from this change")
+        anonymous = verb == "press" and bool(args) and args[0].lower() == "anon"
+        told = notice or ("anonymous press: sent on its own, apart from this change" if anonymous
+                          else f"press to {game.player_name(args[0])} sent")
     _warn(unit.warning)
     if m is not None and m.get("press_pending"):
-        from judge.gateway.selfservice import deliver_anonymous_press
+        from judge.gateway.selfservice import deliver_press
 
-        deliver_anonymous_press(unit.path, unit.name, unit.cfg, None, unit.now)
+        deliver_press(unit.path, unit.name, unit.cfg, None, unit.now, anonymous=anonymous)
     if unit.box_down:
         _say(f"judge: {unit.box_down}", err=True)
     if as_json:

@@ -125,11 +125,11 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
             text, mails = read_block(block, msg, cfg, outbox, now, hide, log, state)
             sections.append(text)
             others += mails
-        for game, path in state.pending.items():  # after every block: nothing ties it to one of them
+        for game, path in state.pending.items():  # one mail per recipient, after every block of the game
             try:
-                others += selfservice.deliver_anonymous_press(path, game, cfg, outbox, now)
+                others += selfservice.deliver_press(path, game, cfg, outbox, now, anonymous=True)
             except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
-                record(journal_path(path), now, sender="judge (anonymous press)", outcome=f"not sent: {e}")
+                record(journal_path(path), now, sender="judge (press)", outcome=f"not sent: {e}")
         body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
         if True not in state.logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
             body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"

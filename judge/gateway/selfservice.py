@@ -170,37 +170,39 @@ def _changing(verb: str):
     """The handler of `resign`, `propose end`, `agree end` or `press` (judge/mail/players.py,
     the shell's too): a password pasted in press reaches nobody, nor the record (run.hide)."""
     def handler(run, player, args):
-        notice, private = players.carry_out(run.game, run.mg.m, player, verb, args, hide=run.hide)
+        notice = players.carry_out(run.game, run.mg.m, player, verb, args, hide=run.hide)
         run.notices += [notice] if notice else []
-        if private is not None:
-            run.mails.append(players.press_mail(run.cfg, run.name, run.mg.address(private.to), player, private.text))
     return handler
 
 
-def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
-    """The anonymous press a block left waiting in [meta.mail] press_pending, sent as a change
-    of its own right after that block's: mails of its own (never beside a report, a notice or
-    another mail the sender's block caused) and an archive commit of its own, so that nothing
-    ties it to the sender's orders or absence. Returns how many mails it sent."""
+def deliver_press(path, name: str, cfg, outbox, now, anonymous: bool = False) -> int:
+    """Send the press waiting in [meta.mail] press_pending as a change of its own, one mail for
+    each recipient (players.press_mails): the press to one player that named players sent
+    (after the message or the shell command that gave it), or with `anonymous` (judge tick)
+    all that waits, anonymous press too, which is kept for the public record then. A change of
+    its own: never beside a report or a notice of the sender's change, and an archive commit
+    of its own. Returns how many mails it sent."""
     from judge.change.unit import Change
 
-    with Change(path, cfg, outbox, now=now, sender="judge (anonymous press)", reports=False) as change:
-        game, mg = change.game, change.mail
-        pending = mg.m.pop("press_pending", []) if mg is not None else []
-        if not pending:
+    who = "judge (anonymous press)" if anonymous else "judge (press)"
+    with Change(path, cfg, outbox, now=now, sender=who, reports=False) as change:
+        mg = change.mail
+        waiting = mg.m.get("press_pending", []) if mg is not None else []
+        sent = [e for e in waiting if anonymous or "from" in e]
+        if not sent:
             change.discard()
             return 0
-        subject = f"game {name}: press from an anonymous player"
-        for press in pending:
-            if press["to"] == "all":
-                players.keep_press(game, "anonymous", press["text"])
-                body = f"Press in game {name} from an anonymous player, to all:\n\n  {press['text']}\n"
-                targets = [a for a, _ in mg.recipients()] + [cfg.gm]
-            else:
-                body = players.private_press(name, "", press["text"], anonymous=True)
-                targets = [mg.address(press["to"])]
-            change.mails += [compose(cfg, address, subject, body) for address in targets]
-        change.outcome = f"anonymous press delivered ({len(pending)})"
+        left = [e for e in waiting if not (anonymous or "from" in e)]
+        if left:
+            mg.m["press_pending"] = left
+        else:
+            del mg.m["press_pending"]
+        for e in sent:
+            if "from" not in e and e["to"] == "all":
+                players.keep_press(change.game, "anonymous", e["text"])
+        change.mails += players.press_mails(cfg, mg, sent)
+        change.outcome = (f"press delivered: {len(sent)} lines" if not anonymous else
+                          f"press delivered with judge tick: {len(sent)} lines")
     return len(change.sent)
 
 
