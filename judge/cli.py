@@ -535,13 +535,13 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
             players.play_resigned(game, m)
         unit.notices += [notice] if notice else []
         anonymous = verb == "press" and bool(args) and args[0].lower() == "anon"
-        told = notice or ("anonymous press: sent on its own, apart from this change" if anonymous
-                          else f"press to {game.player_name(args[0])} sent")
+        told = notice or ("anonymous press: sent by a later judge tick, with the others' anonymous press"
+                          if anonymous else f"press to {game.player_name(args[0])} sent")
     _warn(unit.warning)
-    if m is not None and m.get("press_pending"):
+    if m is not None and not anonymous and m.get("press_pending"):
         from judge.gateway.selfservice import deliver_press
 
-        deliver_press(unit.path, unit.name, unit.cfg, None, unit.now, anonymous=anonymous)
+        deliver_press(unit.path, unit.name, unit.cfg, None, unit.now)
     if unit.box_down:
         _say(f"judge: {unit.box_down}", err=True)
     if as_json:

@@ -2,7 +2,8 @@
 each late player's default order (the ruleset's `default_order`), or the built-in bot's for a
 player the game master marked absent (also when the ruleset has no default order). Every
 such missed order is announced to everyone. A player whose `away until DATE` has run out is
-told, alone, that they are back and what the game awaits of them."""
+told, alone, that they are back and what the game awaits of them. The anonymous press that
+waited through a tick is sent (judge/gateway/selfservice.py deliver_press)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -17,6 +18,7 @@ from judge.mail.mailgame import parse_time, shown
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
 from judge.mail import host, players, settings
+from judge.gateway import selfservice
 from judge.engine.ruleset import GM
 
 
@@ -65,15 +67,26 @@ def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
 
 
 def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
+    """One game's deadline work (a change), then the press waiting to be sent (a change of its
+    own: never in one mail or one commit with the deadline's)."""
+    done, waiting = _deadline(path, cfg, outbox, now)
+    if waiting and selfservice.deliver_press(path, path.stem, cfg, outbox, now, tick=True):
+        done.append(f"{path.stem}: press delivered")
+    return done
+
+
+def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
+    """The reminders, missed orders and ends of absences of one game; and whether press waits."""
     name = path.stem
     with Change(path, cfg, outbox, now=now, sender="judge tick", reports=False) as change:
         game, mg = change.game, change.mail
+        waiting = mg is not None and bool(mg.m.get("press_pending"))
         if mg is None or mg.m["paused"] or game.is_over() or not mg.m["deadline_hours"]:
             change.discard()
-            return []
+            return [], waiting
         if not mg.m["deadline"]:
             mg.reset_deadline(now)
-            return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
+            return [f"{name}: deadline set to {shown(mg.m['deadline'])}"], waiting
         back = absences_over(mg, now)
         deadline = parse_time(mg.m["deadline"])
         past = now >= deadline + timedelta(hours=mg.m["grace_hours"])
@@ -114,9 +127,9 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             outcome = "; ".join(filter(None, [outcome, f"back from an absence: {', '.join(back)}"]))
         if not outcome:
             change.discard()
-            return []
+            return [], waiting
         change.outcome = outcome
-    return [f"{name}: {outcome}"]
+    return [f"{name}: {outcome}"], waiting
 
 
 def absences_over(mg, now: datetime) -> dict[str, str]:

@@ -127,7 +127,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
             others += mails
         for game, path in state.pending.items():  # one mail per recipient, after every block of the game
             try:
-                others += selfservice.deliver_press(path, game, cfg, outbox, now, anonymous=True)
+                others += selfservice.deliver_press(path, game, cfg, outbox, now)
             except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
                 record(journal_path(path), now, sender="judge (press)", outcome=f"not sent: {e}")
         body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
@@ -349,7 +349,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        if change.game.meta["mail"].get("press_pending"):  # (or a crash left it)
+        if any("from" in e for e in change.game.meta["mail"].get("press_pending", [])):  # (or a crash left it)
             pending[block.game] = path
         return text, len(change.sent)
     except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched

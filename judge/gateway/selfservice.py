@@ -175,24 +175,29 @@ def _changing(verb: str):
     return handler
 
 
-def deliver_press(path, name: str, cfg, outbox, now, anonymous: bool = False) -> int:
+def deliver_press(path, name: str, cfg, outbox, now, tick: bool = False) -> int:
     """Send the press waiting in [meta.mail] press_pending as a change of its own, one mail for
-    each recipient (players.press_mails): the press to one player that named players sent
-    (after the message or the shell command that gave it), or with `anonymous` (judge tick)
-    all that waits, anonymous press too, which is kept for the public record then. A change of
-    its own: never beside a report or a notice of the sender's change, and an archive commit
-    of its own. Returns how many mails it sent."""
+    each recipient (players.press_mails), never beside a report or a notice of the change that
+    gave it: the press to one player that named players sent (after the message or the shell
+    command that gave it); with `tick` (judge tick) also the anonymous press that has waited
+    through a tick already (`held`), kept for the public record then, in an archive commit of
+    its own, while the newer anonymous press is held for the next tick. So anonymous press
+    goes out at a tick's time, in one batch with all the anonymous press written between the
+    two ticks before, whoever wrote it. Returns how many mails it sent."""
     from judge.change.unit import Change
 
-    who = "judge (anonymous press)" if anonymous else "judge (press)"
+    who = "judge tick (press)" if tick else "judge (press)"
     with Change(path, cfg, outbox, now=now, sender=who, reports=False) as change:
         mg = change.mail
         waiting = mg.m.get("press_pending", []) if mg is not None else []
-        sent = [e for e in waiting if anonymous or "from" in e]
-        if not sent:
+        sent = [e for e in waiting if "from" in e or (tick and e.get("held"))]
+        left = [e for e in waiting if not ("from" in e or (tick and e.get("held")))]
+        newly = [e for e in left if tick and not e.get("held")]
+        if not sent and not newly:
             change.discard()
             return 0
-        left = [e for e in waiting if not (anonymous or "from" in e)]
+        for e in newly:
+            e["held"] = True  # delivered by the next tick
         if left:
             mg.m["press_pending"] = left
         else:
@@ -201,8 +206,9 @@ def deliver_press(path, name: str, cfg, outbox, now, anonymous: bool = False) ->
             if "from" not in e and e["to"] == "all":
                 players.keep_press(change.game, "anonymous", e["text"])
         change.mails += players.press_mails(cfg, mg, sent)
-        change.outcome = (f"press delivered: {len(sent)} lines" if not anonymous else
-                          f"press delivered with judge tick: {len(sent)} lines")
+        if sent:
+            anonymous = sum("from" not in e for e in sent)
+            change.outcome = f"press delivered: {len(sent) - anonymous} named, {anonymous} anonymous lines"
     return len(change.sent)
 
 
