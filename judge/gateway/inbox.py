@@ -216,10 +216,14 @@ _PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+|set\s+password\s+)\S+")
 
 
 def hide_passwords(passwords: list[str]):
-    """A function that hides the passwords of `passwords` in a text, and in a line (not
-    `whole`) also the word after a player's name on a 'player' line."""
-    words = [re.escape(p) for p in passwords if len(p) >= 6]
-    secret = re.compile(r"(?<!\S)(?:" + "|".join(words) + r")(?!\S)") if words else None
+    """A function that hides the passwords of `passwords` in a text wherever they stand, in
+    any case (`(PW)`, `PW.`, `again:PW!`), and in a line (not `whole`) also the word after a
+    player's name on a 'player' line. The judge keeps only the passwords' hashes, so these
+    are the ones the message itself gives: each block's `player` line (the sender's own, when
+    it is right) and its `set password NEW` lines; a password too short to be one (under 6
+    characters, a slip on a `player` line) is left alone."""
+    words = sorted({p for p in passwords if len(p) >= 6}, key=len, reverse=True)  # (the longest first)
+    secret = re.compile("|".join(map(re.escape, words)), re.IGNORECASE) if words else None
 
     def hide(text: str, whole: bool = False) -> str:
         if not whole:
@@ -334,7 +338,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
             if run.ok:
                 change.watch()  # everyone's report before (the run changed a copy): a refused block renders none
                 change.game, change.restart = run.game, run.restart
-                change.notices += run.notices
+                change.notices += [hide(notice, whole=True) for notice in run.notices]  # (press is hidden already)
                 change.mails += run.mails
             mails = change.ready()  # the deadline the answer tells, and the mails
             mg = change.mail
@@ -537,6 +541,8 @@ class Run:
                 if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
                 self.player(args[:1], "replace PLAYER NEW_ADDRESS")
+                if self.hide(line) != line:  # (the new name is published: never a password)
+                    raise JudgeError("the line holds a password of this message")
                 _, _, mails, notice = seat_handed(self.game, self.cfg, self.name, args[0], args[1] if len(args) == 3
                                                   else "", iso(self.now), address=args[-1])
                 self.mails += mails

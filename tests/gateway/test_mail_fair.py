@@ -3,10 +3,13 @@ password pasted in press that reaches nobody (item 7), and a Message-ID that ano
 cannot pre-empt (item 8)."""
 from __future__ import annotations
 
+import os
+import string
 import subprocess
 from datetime import timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from judge.engine import bots
 from judge.gateway import deadlines, inbox as gateway
@@ -134,6 +137,43 @@ def test_a_password_pasted_in_press_reaches_no_mail_record_or_commit(site):
     public = record.text(game, "g1")
     assert secret not in public and "kangaroo-river-42" not in public and "********" in public
     assert not any(secret in c or "kangaroo-river-42" in c for c in commits(site))
+
+
+@pytest.mark.parametrize("line", ["press all ({pw})", "press all {pw}.", "press all try again:{PW}!",
+                                  "press bob [{pw}]", "press bob my password:{Pw}", "press all x{pw}y"])
+def test_a_password_in_press_is_hidden_whatever_stands_around_it(site, line):
+    """Issue 35: only a password standing alone between spaces was hidden; `press all (PW)`
+    reached every player and the public record."""
+    secret = site.passwords["alice"]
+    written = line.format(pw=secret, PW=secret.upper(), Pw=secret.capitalize())
+    mails = send(site, "alice", written)
+    assert "All applied." in reply(mails, address("alice"))
+    assert len([m for m in mails if m["To"] != address("alice")]) >= 1
+    for m in mails:
+        assert secret not in text(m).lower(), (m["To"], text(m))
+    assert "********" in text(to(mails, address("bob"))[-1])
+    game = site.load()
+    assert secret not in record.text(game, "g1").lower() and secret not in str(game.meta.get("press")).lower()
+
+
+SURROUNDING = st.text(alphabet=string.ascii_letters + string.digits + string.punctuation + " ", max_size=6)
+
+
+@settings(max_examples=int(os.environ.get("JUDGE_PASSWORD_EXAMPLES", "25")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(before=SURROUNDING, after=SURROUNDING, upper=st.lists(st.booleans(), min_size=10, max_size=10),
+       to_all=st.booleans())
+def test_no_password_leaves_in_press_whatever_surrounds_it(site, before, after, upper, to_all):
+    """Property: the sender's password, in any case and with anything around it (punctuation,
+    brackets, letters, nothing), reaches no other player's mail nor the public record."""
+    secret = site.passwords["alice"]
+    cased = "".join(c.upper() if u else c for c, u in zip(secret, upper))
+    mails = send(site, "alice", f"press {'all' if to_all else 'bob'} {before}{cased}{after}")
+    assert "All applied." in reply(mails, address("alice"))
+    sent = [m for m in mails if m["To"] != address("alice")]
+    assert sent and all(secret not in text(m).lower() for m in sent), [text(m) for m in sent]
+    game = site.load()
+    assert secret not in record.text(game, "g1").lower() and secret not in str(game.meta.get("press")).lower()
 
 
 # ---- item 8: a Message-ID pre-empted ------------------------------------------------------
