@@ -148,7 +148,7 @@ def welcome_back(cfg, mg, player: str, until: str):
     game = mg.game
     awaited = (f"The game is waiting for your order for move {game.move}." if player in game.awaiting()
                else "The game is not waiting for an order of yours now.")
-    body = (f"Your absence from game {mg.name} has ended (you were away until {until}).\n{awaited}\n\n"
+    body = (f"Your absence from game {mg.name} has ended (you were away until {until}). {awaited}\n\n"
             + render(game.view(player)) + "\n" + mg.footer(cfg, player))
     return compose(cfg, mg.address(player), f"game {mg.name}: you are back, move {game.move}", body)
 
@@ -199,6 +199,6 @@ def reminder(cfg, mg, who: str, now: datetime):
         end = deadline + timedelta(hours=mg.m["grace_hours"])
         when = (f"The deadline has passed; if none arrives by the end of the grace period "
                 f"({end.strftime('%Y-%m-%d %H:%M UTC')}), the judge gives the default order for you.")
-    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n{when}\n\n"
+    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}. {when}\n\n"
             + mg.footer(cfg, who))
     return compose(cfg, mg.address_of(cfg, who), f"game {mg.name}: reminder, move {game.move}", body)

@@ -44,17 +44,10 @@ from judge.engine.report import render, wrap
 from judge.engine.ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present", "set")
-USAGE = """Write, one a line:
-  game NAME
-  player YOURNAME YOURPASSWORD
-  your orders, one a line
-For example:
-  game friday
-  player alice YOURPASSWORD
-  #12 bid
-Write 'help' on its own line after your player line for your game's orders,
-'rules' for its rules in short. Quoted lines (>) and everything after
-a signature line (-- ) or a line 'end' are ignored."""
+USAGE = ("Write, one a line:\n  game NAME\n  player YOURNAME YOURPASSWORD\n  your orders, one a line\n"
+         "For example:\n  game friday\n  player alice YOURPASSWORD\n  #12 bid\n\n"
+         "Write 'help' on its own line after your player line for your game's orders, 'rules' for its rules in "
+         "short. Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored.")
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
 # What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
 MAX_BLOCKS = 10  # game blocks in one message
@@ -103,7 +96,7 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         return f"{msg.message_id}: refused ({why})"
 
     if msg.problem:
-        return refuse_whole(msg.problem, f"The judge cannot read your message: {msg.problem}. Nothing was changed.\n"
+        return refuse_whole(msg.problem, f"The judge cannot read your message: {msg.problem}. Nothing was changed. "
                                          "Please send your orders as plain text, without attachments.\n")
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
     if len(blocks) > MAX_BLOCKS:  # refused before any password is checked or game loaded
@@ -242,7 +235,7 @@ def how_to(subject: str, stray: list[str]) -> str:
         problem = f"It names game {named[1]} in its subject but has no 'player NAME PASSWORD' line."
     else:
         problem = "It has no 'game NAME' line (nor 'game NAME' in the subject)."
-    return f"The judge found no orders to take in your message. {problem} Nothing was changed.\n{USAGE}"
+    return f"The judge found no orders to take in your message. {problem} Nothing was changed.\n\n{USAGE}"
 
 
 def _re(subject: str, hide) -> str:
@@ -382,10 +375,10 @@ def alert(cfg, mg, owner: str, sender: str):
     """Tell a password's owner that it came from another address."""
     address = mg.address_of(cfg, owner)
     name = "gm" if owner == GM else owner
-    body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came\n"
-            f"from {sender}, not from your address {address}. Nothing was changed, and the sender\n"
+    body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came "
+            f"from {sender}, not from your address {address}. Nothing was changed, and the sender "
             "was told only that the name or password is not right.\n\n"
-            "If it was you, write from your registered address. If it was not, someone knows your\n"
+            "If it was you, write from your registered address. If it was not, someone knows your "
             "password: ask the game master for a new one.\n")
     return compose(cfg, address, f"game {mg.name}: your password was used from another address", body)
 
@@ -733,10 +726,10 @@ def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outb
     msg = mailparse.read(raw)
     record(general_log(cfg), now, sender=msg.sender, message_id=msg.message_id, maildir_file=name,
            outcome=f"quarantined after {QUARANTINE_AFTER} failed runs: {dest}")
-    body = (f"The judge failed on a message in {QUARANTINE_AFTER} runs and has moved it aside, so that\n"
+    body = (f"The judge failed on a message in {QUARANTINE_AFTER} runs and has moved it aside, so that "
             "the messages after it are handled:\n\n"
             f"  File: {dest}\n  From: {msg.sender or 'no usable address'}\n  Message-ID: {msg.message_id}\n"
             f"  Error: {_failure(error)}\n\n"
-            "Its sender got no answer. Please look at it (and at mail.log in the games directory); when\n"
+            "Its sender got no answer. Please look at it (and at mail.log in the games directory); when "
             "the cause is mended, move it back into new/ to have it handled.\n")
     outbox.put(compose(cfg, cfg.gm, "judge: a message was put aside (quarantine)", body))

@@ -225,7 +225,7 @@ def _set(run, player, args):
         entry["password"] = hash_password(value)
         run.mails.append(compose(run.cfg, entry["address"], f"game {run.name}: your password was changed",
                                  f"Your password for game {run.name} ({player}) was changed as you asked; "
-                                 "the old one no longer works.\nIf you did not ask for it, tell the game master at once.\n"))
+                                 "the old one no longer works. If you did not ask for it, tell the game master at once.\n"))
     elif key == "address":
         if not is_address(value):
             raise JudgeError(f"'{value}' is not a mail address (write local@example.org)")
@@ -234,7 +234,7 @@ def _set(run, player, args):
         code = secrets.token_hex(4)
         entry["pending_address"] = {"address": value.lower(), "code": _code_hash(code)}
         run.mails.append(compose(run.cfg, value.lower(), f"game {run.name}: confirm your new address",
-                                 f"{player} of game {run.name} asked to receive the game's mail at this address.\n"
+                                 f"{player} of game {run.name} asked to receive the game's mail at this address. "
                                  f"To confirm, send from the old address, in a block for game {run.name}:\n\n"
                                  f"  confirm {code}\n\nIf you did not ask for it, ignore this mail.\n"))
         run.answers.append(f"A code was mailed to {value.lower()}. Send 'confirm CODE' from this address "
@@ -263,7 +263,7 @@ def _confirm(run, player, args):
     del entry["pending_address"]
     for address in (old, new):
         run.mails.append(compose(run.cfg, address, f"game {run.name}: your address was changed",
-                                 f"The mail of game {run.name} for {player} now goes to {new} (before: {old}).\n"
+                                 f"The mail of game {run.name} for {player} now goes to {new} (before: {old}). "
                                  "Write your orders from the new address.\n"))
 
 

@@ -197,7 +197,7 @@ class MailGame:
         entry = self.m["players"].get(who, {}) if who else {}
         deadline = parse_time(self.m["deadline"])
         when = settings.in_zone(deadline, entry.get("zone"))
-        away = (f"\nYou are away until {entry['away_until']}: the judge waits for you until then."
+        away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
                 if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
@@ -229,7 +229,7 @@ class MailGame:
             if entry is not None and not notices and entry.get("mail") == "turn" and who not in awaited \
                     and not self.game.is_over():
                 continue  # only when awaited: the next report catches up
-            body = "".join(f"{n}\n" for n in notices) + ("\n" if notices else "")
+            body = "".join(f"{n}\n\n" for n in notices)  # (each notice a paragraph of its own)
             if changed:
                 if entry is not None:
                     body += settings.catch_up(self.game, who, entry.get("last_report", 1))
@@ -250,10 +250,10 @@ class MailGame:
             orders = (view if view is not None else self.game.view(who)).get("orders") or []
             fits = [o for o in orders if len(f"  #{self.game.move} {o}") <= WIDTH]  # a line to copy: never wrapped
             example = f"#{self.game.move} {fits[0]}" if fits else "#MOVE ORDER"
-            text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
+            text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject) "
                      f"or write to {cfg.address}. A good order message, whole:\n\n"
                      f"  game {self.name}\n  player {name} YOUR-PASSWORD\n  {example}\n  end\n\n"
-                     "One order a line, above anything else you write. The judge reads no further\n"
+                     "One order a line, above anything else you write. The judge reads no further "
                      "than 'end', a quote (>), \"On ... wrote:\", a signature (-- ) or a closing.\n")
         return text
 
@@ -262,17 +262,17 @@ class MailGame:
         out = [self.welcome(cfg, p, passwords[p]) for p in self.game.players]
         rs = self.game.ruleset
         for address in self.m["observers"]:
-            body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
-                    f"You watch it: you get the public report after every change.\nThe players are "
-                    f"{', '.join(self.game.players)}.\n\n" + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
+            body = (f"Welcome to game {self.name}, {rs.title}, played by mail. You watch it: you get the "
+                    f"public report after every change. The players are {', '.join(self.game.players)}.\n\n"
+                    + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
             out.append(compose(cfg, address, f"game {self.name}: welcome, observer", body))
         return out
 
     def welcome(self, cfg, player: str, password: str):
         rs = self.game.ruleset
-        body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
-                f"You play {player}; the players are {', '.join(self.game.players)}.\n\n"
-                f"Your password: {password}\n"
+        body = (f"Welcome to game {self.name}, {rs.title}, played by mail. You play {player}; the players "
+                f"are {', '.join(self.game.players)}.\n\n"
+                f"Your password: {password}\n\n"
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
                 + render(self.game.view(player)) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)

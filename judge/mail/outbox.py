@@ -361,7 +361,7 @@ class Outbox:
             return False  # never a note about a note
         body = (f"The judge could not deliver a mail: the server refused it for good.\n\n"
                 f"  To: {to}\n  Subject: {subject}\n  Refusal: {why}\n\n"
-                "If a player's address is wrong, 'replace PLAYER NEW_ADDRESS' gives the seat a new\n"
+                "If a player's address is wrong, 'replace PLAYER NEW_ADDRESS' gives the seat a new "
                 "address and password (and mails them the welcome again).\n")
         self.put(compose(self.cfg, self.cfg.gm, "judge: a mail could not be delivered", body))
         return True
