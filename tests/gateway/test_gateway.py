@@ -1,5 +1,6 @@
 """The mail gateway as players and the game master meet it: replies, reports, refusals."""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -260,6 +261,26 @@ def test_a_replace_by_mail_is_stamped_with_the_messages_time_as_the_shell_stamps
     assert game.corrections == [{"kind": "replace", "time": "2027-02-03T04:05:00Z", "seat": "bob", "player": "dave",
                                  "previous": "bob", "since": 1}]
     assert not game.differences(game.replay())
+
+
+def test_a_new_player_is_told_the_name_to_write_and_writes_their_own_as_in_the_shell(site):
+    """Issue 35: the welcome of a replacement gave a password but not the name to write after
+    'player', and mail wanted the seat's name where the shell takes the new player's."""
+    pw = new_game(site)
+    site.take()
+    seat = site.load().awaiting()[0]
+    mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], f"replace {seat} dave dave@new.test")))
+    (welcome,) = [m for m in to(mails, "dave@new.test") if "welcome" in m["Subject"]]
+    body = flat(text(welcome))
+    assert f"You take over the seat {seat} from move 1" in body
+    assert "write your own name: player dave YOUR-PASSWORD" in body and "player dave YOUR-PASSWORD #1" in body
+    password = re.search(r"Your password: (\S+)", text(welcome))[1]
+    answer = reply(send(site, message("dave@new.test", orders("Dave", password, "bid"))), "dave@new.test")
+    assert "OK      bid\nAll applied." in answer and site.load().log == [f"1 {seat} bid"]
+    answer = reply(send(site, message("dave@new.test", orders(seat, password, "report"))), "dave@new.test")
+    assert "All applied." in answer or "Nothing to apply." in answer  # the seat's name works too
+    refused = reply(send(site, message(address(seat), orders(seat, pw[seat], "pass"))), address(seat))
+    assert "not right" in flat(refused)  # the old player's password no longer works
 
 
 def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
