@@ -155,9 +155,9 @@ class Handling:
 
 
 def read_block(block, msg, cfg, outbox, now, hide, log, state: Handling) -> tuple[str, int]:
-    """One block's section of the answer, and how many other mails it sends; a block refused unread (too long, a login failed
-    before it, a third for its game) loads no game. A second block for the same game is its
-    own change, not a duplicate."""
+    """One block's section of the answer, and how many other mails it sends. A block refused
+    unread (too long, a login failed before it, a third for its game) loads no game; a second
+    block for the same game is its own change, not a duplicate."""
     nth = state.read[block.game.lower()] = state.read.get(block.game.lower(), -1) + 1
     unread = unread_block(block, state.logins) or (
         f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
