@@ -435,7 +435,7 @@ def mail(
 
     # a problem of the host (configuration, files, user) exits 75 without details: the MTA
     # would pass them on to the sender; they go to the judge's log and the game master
-    with host.guarded(lambda: configs.load(config)) as cfg, _mail_site(config, cfg) as (cfg, box):
+    with host.guarded(lambda: configs.load(config, games_exist=False)) as cfg, _mail_site(config, cfg) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
             if as_json:
@@ -462,20 +462,33 @@ def tick(
     as_json: bool = _json_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
+    from judge.store import config as configs
     from judge.gateway import deadlines
+    from judge.mail import host
 
     from judge.engine.errors import MailError
 
-    with _mail_site(config) as (cfg, box):
-        done = deadlines.tick(cfg, box, _now(now))
-        if as_json and box.down:  # what was done stands: its mails wait in the outbox
-            _refused(box.down, MailError.exit_code, True, done=done)
-        if as_json:
-            return _json({"ok": True, "done": done})
-        for line in done:
-            typer.echo(line)
-        if box.down:
-            raise MailError(box.down)
+    # a problem of the host (a full disk, a read-only file system, the games directory gone)
+    # is one line and exit 75, its detail in the judge's log, the game master told
+    with host.guarded(lambda: configs.load(config, games_exist=False), "tick") as cfg, \
+            _mail_site(config, cfg) as (cfg, box):
+        problems = []
+        done = deadlines.tick(cfg, box, _now(now), problems)
+        if problems:  # (one line, exit 75; with --json the refusal object)
+            if not as_json:
+                for line in done:
+                    typer.echo(line)
+            raise problems[0]
+        down = box.down
+    # (answered outside host.guarded, which takes any other exception for a host problem)
+    if as_json and down:  # what was done stands: its mails wait in the outbox
+        _refused(down, MailError.exit_code, True, done=done)
+    if as_json:
+        return _json({"ok": True, "done": done})
+    for line in done:
+        typer.echo(line)
+    if down:
+        raise MailError(down)
 
 
 @app.command()
@@ -594,7 +607,7 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
             if gm:
                 raise JudgeError(f"'{verb}' is a player's line: give it with --as PLAYER")
             who = game.player_name(as_)
-            notice, private = players.carry_out(game, m, who, verb, args)
+            notice = players.carry_out(game, m, who, verb, args)
         except OrderError:
             raise
         except JudgeError as e:
@@ -602,15 +615,14 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
         if m is not None:
             players.play_resigned(game, m)
         unit.notices += [notice] if notice else []
-        if private is not None:
-            unit.mails.append(players.press_mail(unit.cfg, unit.name, unit.mail.address(private.to), who, private.text))
-        told = notice or (f"press to {private.to} sent" if private is not None else
-                          "anonymous press: sent on its own, apart from this change")
+        anonymous = verb == "press" and bool(args) and args[0].lower() == "anon"
+        told = notice or ("anonymous press: sent by a later judge tick, with the others' anonymous press"
+                          if anonymous else f"press to {game.player_name(args[0])} sent")
     _warn(unit.warning)
-    if m is not None and m.get("press_pending"):
-        from judge.gateway.selfservice import deliver_anonymous_press
+    if m is not None and not anonymous and m.get("press_pending"):
+        from judge.gateway.selfservice import deliver_press
 
-        deliver_anonymous_press(unit.path, unit.name, unit.cfg, None, unit.now)
+        deliver_press(unit.path, unit.name, unit.cfg, None, unit.now)
     if unit.box_down:
         _say(f"judge: {unit.box_down}", err=True)
     if as_json:

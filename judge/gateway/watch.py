@@ -115,7 +115,7 @@ class Watcher:
                     raise
                 except Exception as e:  # noqa: BLE001 - a host problem (the games directory): logged, tried again
                     self.log(f"failed: {inbox._failure(e)}; trying again in {s['poll']} s")
-                    host.tell_gm(self.cfg, inbox._failure(e))  # (at most once an hour, as for judge mail)
+                    host.tell_gm(self.cfg, inbox._failure(e), host.cause_of(e))  # (once an hour a cause, as judge mail)
                     self._wait(time.sleep, s["poll"])
         except Stopped:
             if box is not None:  # (in the middle of IDLE: no polite logout)
@@ -179,6 +179,13 @@ class Watcher:
             said = f"handled; {e}"
         except Exception as e:  # noqa: BLE001 - one message must not block the others
             self.unmarked = False
+            if host.cause_of(e) in host.DIRECTORY_CAUSES:  # the host's, not the message's (as judge mail):
+                self.tries.forget(key)                       # not counted; the pass stops and is tried again
+                try:
+                    self.tries.save()
+                except OSError:
+                    pass
+                raise
             return self.failed(box, uid, key, raw, e)
         box.mark(uid)  # (ImapDown: not marked; handled again, as a duplicate, after the reconnection)
         self.unmarked = False

@@ -87,7 +87,9 @@ def find(path: Path | None) -> Path:
     return path
 
 
-def load(path: Path | None) -> Config:
+def load(path: Path | None, games_exist: bool = True) -> Config:
+    """The configuration; `games_exist=False` loads one whose games directory is gone (for
+    `judge mail` and `judge tick`, which tell the game master: judge/mail/host.py)."""
     path = find(path)
     try:
         data = tomllib.loads(path.read_text("utf-8"))
@@ -114,7 +116,7 @@ def load(path: Path | None) -> Config:
             raise UsageError(f"{where}: {table} must be a table [{table}]")
     base = path.parent
     games = base / data["games"]
-    if not games.is_dir():
+    if games_exist and not games.is_dir():
         raise UsageError(f"{where}: the game directory {games} does not exist")
     smtp = data.get("smtp", {})
     if smtp:
