@@ -356,7 +356,7 @@ def league(
     from public records alone (docs/league.md)."""
     from datetime import date
 
-    from judge.league import records, table
+    from judge.league import index, records, table
 
     if as_json and as_csv:
         raise UsageError("give --json or --csv, not both")
@@ -370,7 +370,7 @@ def league(
     cfg = _site(config)
     if source is None and cfg is None:
         raise UsageError("name the games directory, archive or record (or give --config judge.toml)")
-    sections, warnings = table.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
+    sections, warnings = index.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
                                            ruleset, since)
     for warning in warnings:
         _say(f"judge: {warning}", err=True)

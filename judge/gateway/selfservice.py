@@ -101,10 +101,10 @@ def _rules(run, player, args):
 
 def _league(run, player, args):
     """The league of this game's ruleset (docs/league.md), from the site's archive or games."""
-    from judge.league import records, table
+    from judge.league import index, records, table
 
     _nothing_after("league", args)
-    sections, _ = table.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
+    sections, _ = index.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
     run.answers.append(table.text(sections))
 
 

@@ -117,27 +117,84 @@ def read(path: Path) -> tuple[object, "Finished | None"]:
     a public record or a game file; None for a game still running or a TOML file that is
     neither (such as judge.toml). A game file is read as it is (its [league] facts are those
     its record would show), not made into a record first: no replay."""
+    from judge.store import gamefile
+
+    key, _, game = examine(path, gamefile.read_bytes(path))
+    return key, game
+
+
+def examine(path: Path, raw: bytes) -> tuple[object, object, "Finished | None"]:
+    """`read` of the file's bytes `raw`, with the game itself: (its key, the finished `Game`
+    for an audit or None, the `Finished` or None). GameFileError for a file that cannot be
+    read."""
     from judge.record import conduct, public
     from judge.store import gamefile
 
-    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
+    data = fast_record(raw) or gamefile.parse_toml(raw, str(path))
     if data.get("record") == public.KIND:
         key = data.get("commitment") or (data.get("ruleset"), data.get("game"))
-        return key, finished(data, str(path)) if data.get("complete") else None
+        if not data.get("complete"):
+            return key, None, None
+        game = public.finished_game(data, str(path))
+        return key, game, finished(data, str(path), game)
     if "state" not in data or "ruleset" not in data:
-        return None, None
+        return None, None, None
     from judge.engine.game import Game
 
     game = Game.from_dict(data, str(path))
     key = game.commitment or (game.ruleset.name, path.stem)
-    return key, of_game(game, path.stem, conduct.public(game), str(path)) if game.is_over() else None
+    if not game.is_over():
+        return key, None, None
+    return key, game, of_game(game, path.stem, conduct.public(game), str(path))
 
 
-def finished(record: dict, where: str) -> Finished:
-    """What the league reads of a finished record (GameFileError for one it cannot use)."""
+def fast_record(raw: bytes) -> dict | None:
+    """A finished public record as the judge writes it, read without its `[[moves]]` (the
+    league never needs them, and they are most of the file) and with both copies of the log
+    kept as text (judge/engine/orderlog.py); None for any other file (then read whole)."""
+    import tomllib
+
+    from judge.engine.orderlog import Log
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith('record = "public record of a judge game"\n'):
+        return None
+    moves, body = text.find("\n[[moves]]\n"), text.rfind("\n[game_file]\n")
+    at = text.rfind(_GAME_LOG)
+    start = text.find(_LOG, 0, moves)
+    end = text.find("\n]\n", start) if start >= 0 else -1
+    if not 0 < start < end < moves < body < at or not text.endswith("\n]\n"):
+        return None
+    shown, kept = Log.from_lines(text[start + len(_LOG):end + 1]), Log.from_lines(text[at + len(_GAME_LOG):-2])
+    if shown is None or kept is None:
+        return None
+    view = text.find("\n[view]\n", end, moves)  # the public view: the league needs none of it
+    after = min((k for k in (text.find(h, view, moves) for h in _AFTER_VIEW) if k > 0), default=moves)
+    head = text[end + 3:view + 1] + text[after + 1:moves + 1] if 0 < view < after else text[end + 3:moves + 1]
+    try:
+        data = tomllib.loads(text[:start + 1] + head)
+        data["game_file"] = tomllib.loads(text[body + 1:at + 1]).get("game_file")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
+    if "log" in data or not isinstance(data["game_file"], dict) or "log" in data["game_file"]:
+        return None
+    data["log"], data["game_file"]["log"] = list(shown), {"orders": kept}
+    return data
+
+
+_LOG, _GAME_LOG = "\nlog = [\n", "\n[game_file.log]\norders = [\n"
+_AFTER_VIEW = ("\n[[standings]]\n", "\n[[press]]\n", "\n[league]\n", "\n[league.")  # the tables that follow it
+
+
+def finished(record: dict, where: str, game=None) -> Finished:
+    """What the league reads of a finished record (GameFileError for one it cannot use);
+    `game`, the game inside it when the caller has read it already."""
     from judge.record import public
 
-    game = public.finished_game(record, where)
+    game = game or public.finished_game(record, where)
     return of_game(game, str(record.get("game", "")), record.get("league", {}), where)
 
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 
 from judge.engine import bots
-from judge.league import html, table
+from judge.league import html, index, table
 from judge.mail import mailgame
 from judge.site import build
 from judge.store import gamefile
@@ -20,7 +20,7 @@ def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(
     count, warnings = build.build(games_dir, out)
     assert warnings == []
     page = (out / "league.html").read_text()
-    sections, _ = table.from_source(games_dir)  # what `judge league` computes from the same games
+    sections, _ = index.from_source(games_dir)  # what `judge league` computes from the same games
     assert html.fragment(sections) in page
     assert {s.ruleset for s in sections} - {table.ALL} == {
         gamefile.load(p).ruleset.name for p in games_dir.glob("*.toml") if gamefile.load(p).is_over()}
@@ -28,7 +28,7 @@ def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(
         for i, row in enumerate(s.rows, 1):
             assert f"<tr><td>{i}</td><td>{row.player}</td><td>{row.skill.rating:.2f}</td>" in page
     rumors = next(s for s in sections if s.ruleset == "rumors")
-    assert len(rumors.games) == 1  # the running rumors game counts for nothing
+    assert rumors.count == 1  # the running rumors game counts for nothing
     assert 'href="league.html"' in (out / "index.html").read_text()
     # the site's [league] aliases are the league's
     build.build(games_dir, tmp_path / "aliased", aliases={"alice": "Zoe"})
@@ -84,7 +84,7 @@ def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it
     assert build.update(out, running, games / "two.toml") == ""
     after = page.read_text()
     assert "2 finished games<" in after and "<td>dave</td>" in after
-    assert html.fragment(table.from_source(games)[0]) in after
+    assert html.fragment(index.from_source(games)[0]) in after
     assert [g["game"] for g in json.loads(data.read_text())["games"]] == ["one", "two"]
 
 
@@ -100,5 +100,5 @@ def test_a_site_built_before_the_league_page_gets_it_from_the_archive_with_the_n
     running = new_game("mogul", 3, {}, 2)
     gamefile.create(running, tmp_path / "two.toml")
     assert build.update(tmp_path / "site", running, tmp_path / "two.toml", repo) == ""
-    assert html.fragment(table.from_source(repo)[0]) in (tmp_path / "site" / "league.html").read_text()
+    assert html.fragment(index.from_source(repo)[0]) in (tmp_path / "site" / "league.html").read_text()
     assert "1 finished game<" in (tmp_path / "site" / "league.html").read_text()
