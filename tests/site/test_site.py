@@ -18,6 +18,7 @@ from judge.record import entries, public
 from judge.site import build
 from judge.store import gamefile
 
+from mailkit import flat
 from registry import new_game, random_bots
 
 T0 = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
@@ -195,7 +196,7 @@ def test_judge_site_never_writes_over_a_folder_that_is_not_a_site(tmp_path):
     for out in (own, games):
         before = sorted(p.name for p in out.iterdir())
         code, said = judge("site", games, out)
-        assert code == 2 and "holds files but no site of the judge" in said
+        assert code == 2 and flat("holds files but no site of the judge") in flat(said)
         assert sorted(p.name for p in out.iterdir()) == before
     assert (own / "index.html").read_text() == "<p>mine</p>"
     code, _ = judge("site", games, tmp_path / "site")
