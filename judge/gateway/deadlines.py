@@ -24,7 +24,7 @@ def tick(cfg, outbox, now: datetime) -> list[str]:
     """One pass over every game of the directory, then the outbox is sent (also what earlier
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
     with its reason, and the others are handled all the same."""
-    done = []
+    done = publish(cfg, now)
     for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
@@ -37,6 +37,22 @@ def tick(cfg, outbox, now: datetime) -> list[str]:
         outbox.flush()
     except MailError as e:  # the caller sees outbox.down
         done.append(str(e))
+    return done
+
+
+def publish(cfg, now: datetime) -> list[str]:
+    """What a judge killed while publishing left undone (judge/publish/), and the league's index
+    when the site has none yet (computed once, here: never under a game's lock)."""
+    from judge.league import index, records
+    from judge.publish import step
+
+    done = [f"judge: warning: {w}" for w in step.pending(cfg, now)]
+    source = records.site_source(cfg)
+    if index.Index(source).kept() is None:
+        try:
+            index.league_of(source, cfg.aliases)
+        except (JudgeError, OSError) as e:
+            done.append(f"judge: warning: the league's index of {source} was not made ({e})")
     return done
 
 

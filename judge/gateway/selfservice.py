@@ -100,12 +100,14 @@ def _rules(run, player, args):
 
 
 def _league(run, player, args):
-    """The league of this game's ruleset (docs/league.md), from the site's archive or games."""
+    """The league of this game's ruleset (docs/league.md), as the index of the site's archive
+    (or games) keeps it: no record is read (judge/league/index.py)."""
     from judge.league import index, records, table
 
     _nothing_after("league", args)
-    sections, _ = index.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
-    run.answers.append(table.text(sections))
+    kept = index.kept_for(records.site_source(run.cfg), run.cfg.aliases)
+    run.answers.append(table.text(kept.sections(run.game.ruleset.name)) if kept is not None else
+                       "The league is not computed yet: the next judge tick computes it.")
 
 
 def _move_arg(run, args, verb: str, default: int) -> int:

@@ -61,17 +61,31 @@ def entry_of(path: Path, raw: bytes, where: str) -> dict:
     return {**entry, "kind": "finished", "row": rowmod.as_data(row_of(game, finished, key))}
 
 
+def entry_of_game(raw: bytes, game, finished) -> dict:
+    """The entry of a file holding `raw`, whose game (just saved, or archived) is `game`, and
+    `finished` what the league reads of it when it is over (the publishing step's: the game
+    is in memory)."""
+    entry = {"hash": hashlib.sha256(raw).hexdigest()}
+    if finished is None:
+        return {**entry, "kind": "running"}
+    key = game.commitment or f"{game.ruleset.name}/{finished.game}"
+    return {**entry, "kind": "finished", "row": rowmod.as_data(row_of(game, finished, key))}
+
+
 def row_of(game, finished, key) -> GameRow:
     """The row of a finished game, with its audit."""
+    return rowmod.of(finished, key if isinstance(key, str) else "/".join(map(str, key)), *audit(game))
+
+
+def audit(game) -> tuple[str, str]:
+    """(passes, fails or not audited; why) of `judge audit` on a finished game."""
     if not game.commitment:
-        audit, why = UNAUDITED, "made before the judge committed to a seed: nothing to check it against"
-    else:
-        try:
-            problems = game.audit()
-        except JudgeError as e:
-            problems = [str(e)]
-        audit, why = (FAILS, "; ".join(problems)) if problems else (rowmod.PASSES, "")
-    return rowmod.of(finished, key if isinstance(key, str) else "/".join(map(str, key)), audit, why)
+        return UNAUDITED, "the game was made before the judge committed to a seed: nothing to check it against"
+    try:
+        problems = game.audit()
+    except JudgeError as e:
+        problems = [str(e)]
+    return (FAILS, "; ".join(problems)) if problems else (rowmod.PASSES, "")
 
 
 # ---- the league as it stands -------------------------------------------------------------------
@@ -205,14 +219,14 @@ class Index:
         self._row_path(where).unlink(missing_ok=True)
 
     @contextmanager
-    def lock(self):
+    def lock(self, timeout: float = LOCK_TIMEOUT):
         """The index's lock (one writer at a time), made with the folder when it is missing."""
         if not self.folder.is_dir():
             self.folder.mkdir()
             (self.folder / ".gitignore").write_text("*\n", encoding="utf-8")  # (git status stays clean)
         fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            deadline = time.monotonic() + LOCK_TIMEOUT
+            deadline = time.monotonic() + timeout
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -226,32 +240,34 @@ class Index:
             os.close(fd)
 
     # ---- changing it (the lock held)
-    def note(self, where: str, stat: tuple[int, int], entry: dict, aliases: dict | None) -> None:
+    def note(self, where: str, stat: tuple[int, int], entry: dict, aliases: dict | None) -> bool:
         """The file at `where` (relative) now has `stat` (size, time) and `entry`: keep it, and
-        bring the league up to date."""
+        bring the league up to date; whether the league changed."""
         entry = {**entry, "size": stat[0], "mtime": stat[1]}
         old = self.entry(where)
         if old is not None and {k: v for k, v in old.items() if k not in ("size", "mtime")} == \
                 {k: v for k, v in entry.items() if k not in ("size", "mtime")}:
             if (old.get("size"), old.get("mtime")) != stat:
                 self._put(where, entry)
-            return
-        self._changed({where: (old, entry)}, aliases)
+            return False
+        return self._changed({where: (old, entry)}, aliases)
 
     def forget(self, where: str, aliases: dict | None) -> None:
         old = self.entry(where)
         if old is not None:
             self._changed({where: (old, None)}, aliases)
 
-    def _changed(self, changes: dict[str, tuple], aliases: dict | None) -> None:
+    def _changed(self, changes: dict[str, tuple], aliases: dict | None) -> bool:
         """Write the changed entries and bring the league up to date: a finished game (or an
-        unreadable file) added is added to it; any other change to what it holds recomputes it."""
+        unreadable file) added is added to it; any other change to what it holds recomputes it.
+        Whether the league changed."""
         held = ("finished", "skipped")
-        if not any(e is not None and e.get("kind") in held for change in changes.values() for e in change):
+        kept, counted = self.kept(), _read_json(self.folder / "counted.json")
+        if kept is not None and kept.fresh and kept.aliases == dict(aliases or {}) and \
+                not any(e is not None and e.get("kind") in held for change in changes.values() for e in change):
             for where, (_, new) in changes.items():  # running games and other files: not the league's
                 self._drop(where) if new is None else self._put(where, new)
-            return
-        kept, counted = self.kept(), _read_json(self.folder / "counted.json")
+            return False
         plain = kept is not None and kept.fresh and kept.aliases == dict(aliases or {}) and isinstance(counted, dict) \
             and not any(old is not None and old.get("kind") in held for old, _ in changes.values())
         if kept is not None and kept.fresh:
@@ -279,6 +295,7 @@ class Index:
             kept, counted = compute(self.entries(), aliases)
         self._save("counted.json", counted)
         self._save("league.json", kept.as_data())
+        return True
 
     def refresh(self, aliases: dict | None) -> Kept:
         """Walk the source: read every file new or changed since the last walk, forget the
@@ -311,10 +328,8 @@ class Index:
             old = self.entry(where)
             if old is not None:
                 changes[where] = (old, None)
+        self._changed(changes, aliases)
         kept = self.kept()
-        if changes or kept is None or not kept.fresh or kept.aliases != dict(aliases or {}):
-            self._changed(changes, aliases)
-            kept = self.kept()
         if seen != {k: list(v) for k, v in found.items()}:
             self._save("files.json", {k: list(v) for k, v in found.items()})
         return kept
@@ -352,6 +367,17 @@ def league_of(source, aliases: dict | None = None) -> tuple[Kept, list[str]]:
     and kept; a file: read now), and the warnings of the files passed over."""
     kept, entries, warnings = _read(source, aliases, keep=True)
     return kept or compute(entries, aliases)[0], warnings
+
+
+def kept_for(source, aliases: dict | None = None) -> Kept | None:
+    """The league as the index of the folder `source` keeps it, read and never written (the mail
+    `league` line: no record is read, no lock waited for); computed from the rows when it was
+    kept with other aliases; None when the source has no index yet."""
+    index = Index(source)
+    kept = index.kept()
+    if kept is None or kept.aliases == dict(aliases or {}):
+        return kept
+    return compute(index.entries(), aliases)[0]
 
 
 def from_source(source, aliases: dict | None = None, ruleset: str | None = None,

@@ -127,7 +127,7 @@ def examine(path: Path, raw: bytes) -> tuple[object, object, "Finished | None"]:
     """`read` of the file's bytes `raw`, with the game itself: (its key, the finished `Game`
     for an audit or None, the `Finished` or None). GameFileError for a file that cannot be
     read."""
-    from judge.record import conduct, public
+    from judge.record import public
     from judge.store import gamefile
 
     data = fast_record(raw) or gamefile.parse_toml(raw, str(path))
@@ -145,7 +145,15 @@ def examine(path: Path, raw: bytes) -> tuple[object, object, "Finished | None"]:
     key = game.commitment or (game.ruleset.name, path.stem)
     if not game.is_over():
         return key, None, None
-    return key, game, of_game(game, path.stem, conduct.public(game), str(path))
+    return key, game, of_game_file(game, path.stem, str(path))
+
+
+def of_game_file(game, name: str, where: str) -> Finished:
+    """What the league reads of a finished game file called `name` (its [league] facts are
+    those its record would show)."""
+    from judge.record import conduct
+
+    return of_game(game, name, conduct.public(game), where)
 
 
 def fast_record(raw: bytes) -> dict | None:

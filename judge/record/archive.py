@@ -2,15 +2,11 @@
 git command-line tool. The record lies at RULESET/GAME.toml in the repository; each commit's
 message names the move and what the public saw (`mogul/friday: move 31, alice bids (pot 3)`).
 
-`keep` is what the judge calls after every save: a failure to commit never loses or blocks
-the game. It is logged beside the game file (GAME.archive.log) and the next change commits
-the whole record again, with a message covering everything since the last commit.
-
-A judge killed between the save and the commit leaves the archive one change behind: `mark`
-(called before the save) leaves a file .GAME.archive-pending beside the game file until the
-commit is made, and the next command on the game (any change, even one that changes nothing,
-such as a refused message or a tick with nothing to do; or `judge archive`) commits the
-record then (`catch_up`). A temporary file the killed write left in the archive is removed.
+`commit` is what the publishing step after a change calls (judge/publish/): it never runs
+under the game's lock, and a judge killed before it is finished by the next command or tick
+(the publishing step's mark). A temporary file a killed write left in the archive is removed
+under the repository's lock. `commit_files` commits other files written into the repository
+(the site's, when it lies inside it).
 """
 from __future__ import annotations
 
@@ -26,7 +22,8 @@ from pathlib import Path
 
 from judge.record import corrections, public as record
 from judge.store import gamefile
-from judge.engine.errors import ArchiveError, JudgeError
+from judge.store.steps import step
+from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
@@ -34,6 +31,7 @@ MAX_SUBJECT = 200
 
 
 def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    step(f"git {next(a for a in args if not a.startswith('-') and '=' not in a)}")
     try:
         done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT)
     except FileNotFoundError:
@@ -84,47 +82,19 @@ def last_record(repo, ruleset: str, name: str) -> dict | None:
     return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
 
 
-def _mark_path(game_path) -> Path:
-    game_path = Path(game_path)
-    return game_path.with_name(f".{game_path.stem}.archive-pending")
-
-
-def mark(game_path) -> None:
-    """Before a change is saved: its record is to be committed (until `keep` has done it)."""
-    path = _mark_path(game_path)
-    if not path.exists():
-        gamefile.write_atomic(path, "")  # (synced before the game is saved)
-
-
-def unmark(game_path) -> None:
-    _mark_path(game_path).unlink(missing_ok=True)
-
-
-def catch_up(archive_dir, game_path, now: datetime | None = None) -> str:
-    """Commit the record of the game as saved when a change was saved but not archived (a
-    judge killed in between); never raise. Return a warning, or ""."""
-    if archive_dir is None or not _mark_path(game_path).exists():
-        return ""
-    try:
-        game = gamefile.load(game_path)
-    except JudgeError as e:
-        return f"the public record of {Path(game_path).stem} was not archived ({e})"
-    return keep(archive_dir, game, game_path, now)
-
-
-def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
-    """Commit the record after a change; never raise. Return a warning, or ""."""
-    if archive_dir is None:
-        return ""
-    name = Path(game_path).stem
-    try:
-        commit(game, name, archive_dir)
-        unmark(game_path)
-        return ""
-    except Exception as e:  # noqa: BLE001 - the game is saved; the archive must never block it
-        warning = f"the public record of {name} was not archived ({e}); it will be tried again with the next change"
-        note(game_path, warning, now)
-        return warning
+def commit_files(repo, paths: list[Path], message: str) -> bool:
+    """Commit the files at `paths` (written into the repository `repo`) as they are now, and
+    nothing else; whether there was anything to commit. Raise ArchiveError."""
+    repo = Path(repo)
+    where = [str(Path(p).resolve().relative_to(repo.resolve())) for p in paths]
+    if not where:
+        return False
+    with _repo_lock(repo):
+        _git(repo, "add", "--", *where)
+        if not _git(repo, "diff", "--cached", "--quiet", "--", *where, check=False).returncode:
+            return False
+        _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", *where)
+    return True
 
 
 def note(game_path, warning: str, now: datetime | None = None) -> None:

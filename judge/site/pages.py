@@ -22,12 +22,16 @@ def static(name: str) -> str:
     return (resource("templates") / "site" / name).read_text(encoding="utf-8")
 
 
-def summary(record: dict, audit: str | None) -> dict:
-    """What the index and the feeds show of a game."""
+def summary(record: dict, audit: dict | None) -> dict:
+    """What the index and the feeds show of a game. `audit`: {result: passes, fails or not
+    audited; why} of a finished game, None while it runs."""
     view = record["view"]
     seats = record.get("seats", {})
     standings = view.get("standings") or []
+    league = record.get("league")
+    ended = league.get("ended") if isinstance(league, dict) else None
     return {
+        "key": f"{record['ruleset']}/{record['game']}",
         "game": record["game"], "ruleset": record["ruleset"], "title": view.get("title", record["ruleset"]),
         "href": f"{record['ruleset']}/{record['game']}.html", "move": record["move"],
         "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record["players"]],
@@ -36,6 +40,7 @@ def summary(record: dict, audit: str | None) -> dict:
         "deadline": record.get("deadline", ""),
         "winners": [r["player"] for r in standings if r.get("rank") == 1],
         "audit": audit,
+        "ended": ended if isinstance(ended, str) else "",
     }
 
 
@@ -96,10 +101,15 @@ def game_page(record: dict, audit: str | None) -> str:
         final_chart=charts.bars("Final standings", [(r["player"], r["score"]) for r in final if "score" in r]))
 
 
-def league_page(fragment: str) -> str:
-    """The league's page around its HTML (judge/league/html.py `fragment`, escaped there)."""
-    return _env().get_template("league.html.j2").render(league=fragment)
+def league_page(fragment: str, excluded: list, unaudited: list) -> str:
+    """The league's page around its HTML (judge/league/html.py `fragment`, escaped there), with
+    the finished games it leaves out (their audit fails) and those it counts unaudited."""
+    return _env().get_template("league.html.j2").render(league=fragment, excluded=excluded, unaudited=unaudited)
 
 
-def index_page(games: list[dict]) -> str:
-    return _env().get_template("index.html.j2").render(games=games)
+def index_page(running: list[dict], recent: list[dict], months: list[tuple[str, int]]) -> str:
+    return _env().get_template("index.html.j2").render(running=running, recent=recent, months=months)
+
+
+def month_page(month: str, games: list[dict]) -> str:
+    return _env().get_template("month.html.j2").render(month=month, games=games)

@@ -10,12 +10,12 @@ from judge.record import public
 from judge.store import gamefile
 from judge.store.config import GAME_NAME
 
-MAX_FILES = 10_000  # .toml files looked at in a directory
+MAX_FILES = 100_000  # .toml files looked at in a directory (as the league's, judge/league/index.py)
 
 
-def records(source) -> tuple[list[dict], list[str]]:
-    """The public records found at `source` (sorted by ruleset and game; the first of two with
-    the same name kept), and a warning for each file skipped."""
+def records(source) -> tuple[list[tuple[Path, dict]], list[str]]:
+    """The public records found at `source`, each with its file (sorted by ruleset and game;
+    the first of two with the same name kept), and a warning for each file skipped."""
     source = Path(source)
     if source.is_file():
         paths = [source]
@@ -37,7 +37,7 @@ def records(source) -> tuple[list[dict], list[str]]:
             warnings.append(f"skipped {path}: {e}")
             continue
         if record is not None:
-            found.setdefault((record["ruleset"], record["game"]), record)
+            found.setdefault((record["ruleset"], record["game"]), (path, record))
         elif source.is_file():
             raise UsageError(f"{path} is neither a game file nor a public record")
     return [found[k] for k in sorted(found)], warnings

@@ -10,6 +10,7 @@ from pathlib import Path
 from judge.engine import orderlog
 from judge.engine.errors import GameFileError, GameFileFull
 from judge.engine.game import Game
+from judge.store.steps import step
 
 MAX_FILE = 64 * 1024 * 1024
 
@@ -140,6 +141,7 @@ def write_atomic(path, text: str, mode: int = 0o600) -> None:
     rename, fsync of the directory): a crash leaves the old file or the new, never half of
     one. The game file, the public record and the archive's copy of it are all written so."""
     path = Path(path).absolute()
+    step(f"write {path.name}")
     tmp = _write_temp(path, text, mode)
     try:
         os.replace(tmp, path)
@@ -168,6 +170,7 @@ def create(game: Game, path) -> None:
     path = Path(path).absolute()
     if not path.parent.is_dir():
         raise GameFileError(f"no directory {path.parent} for the game file")
+    step(f"write {path.name}")
     tmp = _write_temp(path, bounded_dumps(game))
     try:
         os.link(tmp, path)
@@ -195,9 +198,11 @@ def locked(path, wait: bool = True):
             raise GameFileError(f"{path.name} is in use by another judge process (an order, the mail "
                                 "gateway or tick); nothing was changed: try again in a moment") from None
         _remove_stale_temps(path)
+        step(f"lock {path.name}")
         yield path
     finally:
         os.close(fd)
+        step(f"unlock {path.name}")
 
 
 def _remove_stale_temps(path: Path) -> None:

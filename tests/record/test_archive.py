@@ -321,6 +321,7 @@ def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command
         killed_while_committing(m, repo)
         code, _, _ = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
     assert code == 137 and len(gamefile.load(path).log) == 1 and len(subjects(repo)) == 1  # saved, not archived
+    assert (tmp_path / ".publish" / "friday").is_file()  # the mark the killed judge left
     assert git(repo, "status", "--porcelain", "--untracked-files=all").strip()  # the killed write's file
     # the next command, although refused, brings the archive up to date and leaves no stray file
     code, _, err = judge("order", path, "--as", "nobody", "bid", "--config", config)
@@ -329,7 +330,7 @@ def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command
     assert len(said) == 2 and said[1].startswith("mogul/friday: move 1, ")
     assert tomllib.loads((repo / "mogul" / "friday.toml").read_text())["log"] == gamefile.load(path).log
     assert git(repo, "status", "--porcelain", "--untracked-files=all").strip() == ""
-    assert not list(tmp_path.glob(".friday.archive-pending"))
+    assert not (tmp_path / ".publish" / "friday").exists()
     judge("order", path, "--as", "nobody", "bid", "--config", config)
     assert len(subjects(repo)) == 2  # nothing more to catch up
 

@@ -48,7 +48,7 @@ def site(games_dir, tmp_path_factory):
 
 
 def records(games_dir) -> dict:
-    return {r["game"]: r for r in sources.records(games_dir)[0]}
+    return {r["game"]: r for _, r in sources.records(games_dir)[0]}
 
 
 def shown(driver) -> list[int]:
