@@ -206,14 +206,15 @@ class Index:
     def _save(self, name: str, data) -> None:
         from judge.store.gamefile import write_atomic
 
-        write_atomic(self.folder / name, json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644)
+        write_atomic(self.folder / name, json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644,
+                     sync=False)  # (derived: made again from the records)
 
     def _put(self, where: str, entry: dict) -> None:
         from judge.store.gamefile import write_atomic
 
         path = self._row_path(where)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644)
+        write_atomic(path, json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644, sync=False)
 
     def _drop(self, where: str) -> None:
         self._row_path(where).unlink(missing_ok=True)

@@ -110,21 +110,21 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
             finished = records.of_game_file(game, name, where) if game.is_over() else None
         entry = index.entry_of_game(raw, game, finished)
         st = os.stat(path)
-        changed = idx.note(where, (st.st_size, st.st_mtime_ns), entry, cfg.aliases)
+        idx.note(where, (st.st_size, st.st_mtime_ns), entry, cfg.aliases)
         if cfg.site is not None and record is not None:
-            _site(cfg, idx, record, entry, changed, now, later)
+            _site(cfg, idx, record, entry, now, later)
     finally:
         lock.__exit__(None, None, None)
 
 
-def _site(cfg, idx, record: dict, entry: dict, changed: bool, now: datetime, later: str) -> None:
+def _site(cfg, idx, record: dict, entry: dict, now: datetime, later: str) -> None:
     from judge.record import archive
     from judge.site import build
 
     name = record["game"]
     audit = {"result": entry["row"]["audit"], "why": entry["row"]["why"]} if entry["kind"] == "finished" else None
     try:
-        written = build.update(cfg.site, record, now, audit, idx.kept(), changed, cfg.archive, cfg.aliases)
+        written = build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
         if _inside(cfg.site, cfg.archive):
             archive.commit_files(cfg.archive, written, f"{record['ruleset']}/{name}: the site at move {record['move']}")
     except Exception as e:  # noqa: BLE001

@@ -20,7 +20,9 @@ INDEX = listing.INDEX
 
 class Writer:
     """Writes the files of a site, each only when its text changes (a rebuild leaves it
-    untouched), and remembers which it wrote (what a commit of the site takes)."""
+    untouched), and remembers every file it was given (what a commit of the site takes: one
+    written by a judge killed before its commit is committed by the next, which finds it
+    written already)."""
 
     def __init__(self):
         self.written: list[Path] = []
@@ -28,14 +30,14 @@ class Writer:
     def __call__(self, path: Path, text: str) -> None:
         from judge.store.gamefile import write_atomic
 
+        self.written.append(path)
         try:
             if path.read_text(encoding="utf-8") == text:
                 return
         except (OSError, UnicodeDecodeError):
             pass
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text, mode=0o666)
-        self.written.append(path)
+        write_atomic(path, text, mode=0o666, sync=False)  # (derived: made again from the records)
 
 
 def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:
@@ -61,11 +63,12 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
     return len(found), warnings
 
 
-def update(out, record: dict, now: datetime | None, audit: dict | None, kept, league_changed: bool,
-           source=None, aliases: dict | None = None) -> list[Path]:
-    """After a change to one game: its files, the lists of games, and the league's page when
-    the league changed (or the site has none); return the files written. A site written by an
-    earlier judge (its games.json lists every game) is rebuilt once from `source`, whole."""
+def update(out, record: dict, now: datetime | None, audit: dict | None, kept, source=None,
+           aliases: dict | None = None) -> list[Path]:
+    """After a change to one game: its files, the lists of games, and the league's page (drawn
+    from the kept league: rewritten only when it changed); return those files (written or
+    found as they would be written). A site written by an earlier judge (its games.json lists
+    every game) is rebuilt once from `source`, whole."""
     out = Path(out)
     write = Writer()
     shown = listing.Listing(out, write)
@@ -74,8 +77,7 @@ def update(out, record: dict, now: datetime | None, audit: dict | None, kept, le
         return [p for p in out.rglob("*") if p.is_file()]
     out.mkdir(parents=True, exist_ok=True)
     shown.put(write_game(record, out, now, write, audit))
-    if league_changed or not (out / league.PAGE).exists():
-        league.write(out, kept, write)
+    league.write(out, kept, write)
     _static(out, write)
     shown.save()
     return write.written

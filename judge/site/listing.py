@@ -71,11 +71,11 @@ class Listing:
         self.running[key] = summary
 
     def _place(self, name: str, key: str, summary: dict | None) -> None:
+        """The game in (or, `summary` None, out of) the month `name`, whose files are then
+        written again (unchanged bytes are not: a judge killed while writing them is caught up)."""
         games = self.month(name)
         if summary is None:
             games.pop(key, None)
-        elif games.get(key) == summary:
-            return
         else:
             games[key] = summary
         self._changed.add(name)

@@ -104,7 +104,7 @@ def dumps(game: Game) -> str:
     return f"{head}{orderlog.HEADER}\n{lines}]\n" if lines else f"{head}{orderlog.HEADER}]\n"
 
 
-def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
+def _write_temp(path: Path, text: str, mode: int = 0o600, sync: bool = True) -> str:
     """A new temporary file beside `path` holding `text`, flushed to disk. (Named by the
     process id rather than by `tempfile`, whose import costs more than the write.)"""
     for k in range(1000):
@@ -119,8 +119,9 @@ def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
     except BaseException:
         os.unlink(tmp)
         raise
@@ -136,19 +137,23 @@ def sync_directory_of(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, text: str, mode: int = 0o600) -> None:
+def write_atomic(path, text: str, mode: int = 0o600, sync: bool = True) -> None:
     """Replace the file at `path` with `text` atomically (temporary file beside it, fsync,
     rename, fsync of the directory): a crash leaves the old file or the new, never half of
-    one. The game file, the public record and the archive's copy of it are all written so."""
+    one. The game file, the public record and the archive's copy of it are all written so.
+    `sync=False` (what is derived from them and made again from them: the site, the league's
+    index) leaves the flushing to the system: a killed judge still leaves the old file or the
+    new; only a crash of the machine may lose the newest."""
     path = Path(path).absolute()
     step(f"write {path.name}")
-    tmp = _write_temp(path, text, mode)
+    tmp = _write_temp(path, text, mode, sync)
     try:
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
-    sync_directory_of(path)
+    if sync:
+        sync_directory_of(path)
 
 
 def bounded_dumps(game: Game) -> str:
