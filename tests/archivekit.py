@@ -32,3 +32,88 @@ def ends_in(name: str, seed: int, orders: int, players: int = 3):
     bots.play_out(game, moves=len(whole.log) - orders)
     rest = [LogEntry.read(e) for e in whole.log[len(game.log):]]
     return game, [(["--gm"] if e.player == GM else ["--as", e.player]) + [e.text] for e in rest]
+
+
+# ---- an archive of many finished games, made cheaply -----------------------------------------
+TEMPLATE_PLAYERS = ("pxa", "pxb", "pxc")  # renamed in each copy (three letters, in the same order)
+POOL = ("amy", "bea", "cal", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee", "max", "ned",
+        "oli", "pam", "quy", "ros", "sam", "tom", "uma", "val", "wes", "xia", "yan", "zoe")
+PLAYERS = [name + end for name in POOL for end in "ab"]  # 52 players in all
+ENDED = "2026-05-01T12:00:00Z"
+
+
+def template(seed: int = 1):
+    """A short finished mail game of mogul between the TEMPLATE_PLAYERS, its public record's
+    text and the entry the league's index keeps of it (judge/league/index.py)."""
+    import hashlib
+    from datetime import datetime, timezone
+
+    from judge.engine.game import Game
+    from judge.league import index, records
+    from judge.record import conduct, public
+
+    players = list(TEMPLATE_PLAYERS)
+    trial = Game.new("mogul", players, seed=seed)
+    st = trial.state
+    deck = [st["revealed"], *st["deck"]]
+    deck.remove("crash")
+    deck.insert(2, "crash")  # the crash card in round 3: a short game
+    game = Game.new("mogul", players, seed=seed, setup={"start_player": st["start"], "deck": deck, "start_cards": {
+        p: st["players"][p]["shares"][0] for p in players}})
+    bots.play_out(game)
+    conduct.ended(game, datetime(2026, 5, 1, 12, tzinfo=timezone.utc))
+    text = public.text(game, "template")
+    record = public.build(game, "template")
+    entry = index.entry_of_game(text.encode(), game, records.finished(record, "template", game))
+    assert entry["row"]["audit"] == "passes"
+    return game, text, entry
+
+
+def copies(root, n: int, seed: int = 1, folder: str = "mogul"):
+    """`n` finished records under root/FOLDER/gNNNNN.toml: the template game renamed (three
+    players of POOL each, a new commitment that `judge audit` accepts, an end a minute after
+    the previous copy's), with the index's entry of each and the league kept of them all, as
+    the judge would have made them: what a long-lived archive holds, in a second or two."""
+    import hashlib
+    import json
+    import os
+
+    from judge.engine.game import commitment
+    from judge.league import index
+
+    game, text, entry = template(seed)
+    base = root / folder
+    base.mkdir(parents=True, exist_ok=True)
+    idx = index.Index(root)
+    idx.folder.mkdir(exist_ok=True)
+    (idx.folder / ".gitignore").write_text("*\n")
+    entries = {}
+    row = json.dumps(entry["row"])
+    for i in range(n):
+        names = sorted(PLAYERS[(i * 7 + k * 17) % len(PLAYERS)] for k in range(3))
+        renamed = dict(zip(TEMPLATE_PLAYERS, names))
+        renamed[game.salt] = hashlib.sha256(f"{seed} {i}".encode()).hexdigest()[:len(game.salt)]  # each its own game
+        setup = json.loads(_renamed(json.dumps(game.setup), renamed))
+        made = commitment(game.ruleset, names, game.options, setup, game.rng.seed, renamed[game.salt], game.rng.key)
+        ended = f"2026-{5 + i // 44640:02d}-{1 + i // 1440 % 31:02d}T{i // 60 % 24:02d}:{i % 60:02d}:00Z"
+        copy = _renamed(text, renamed).replace(game.commitment, made).replace(ENDED, ended) \
+            .replace('game = "template"', f'game = "g{i:05d}"', 1)
+        path = base / f"g{i:05d}.toml"
+        path.write_text(copy)
+        st = os.stat(path)
+        kept = json.loads(_renamed(row, renamed).replace(game.commitment, made).replace(ENDED, ended)
+                          .replace('"game": "template"', f'"game": "g{i:05d}"'))
+        entries[f"{folder}/{path.name}"] = {"hash": hashlib.sha256(copy.encode()).hexdigest(), "kind": "finished",
+                                            "row": kept, "size": st.st_size, "mtime": st.st_mtime_ns}
+    for where, e in entries.items():
+        idx._put(where, e)
+    kept, counted = index.compute(entries, {})
+    idx._save("counted.json", counted)
+    idx._save("league.json", kept.as_data())
+    return sorted(base.glob("g*.toml"))
+
+
+def _renamed(text: str, names: dict) -> str:
+    for old, new in names.items():  # (the template's names are found in nothing else: "px" is no hex)
+        text = text.replace(old, new)
+    return text

@@ -263,12 +263,13 @@ class Index:
         unreadable file) added is added to it; any other change to what it holds recomputes it.
         Whether the league changed."""
         held = ("finished", "skipped")
-        kept, counted = self.kept(), _read_json(self.folder / "counted.json")
+        kept = self.kept()
         if kept is not None and kept.fresh and kept.aliases == dict(aliases or {}) and \
                 not any(e is not None and e.get("kind") in held for change in changes.values() for e in change):
             for where, (_, new) in changes.items():  # running games and other files: not the league's
                 self._drop(where) if new is None else self._put(where, new)
             return False
+        counted = _read_json(self.folder / "counted.json")  # (which file counts for each game: read only here)
         plain = kept is not None and kept.fresh and kept.aliases == dict(aliases or {}) and isinstance(counted, dict) \
             and not any(old is not None and old.get("kind") in held for old, _ in changes.values())
         if kept is not None and kept.fresh:
