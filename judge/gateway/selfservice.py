@@ -106,8 +106,13 @@ def _league(run, player, args):
 
     _nothing_after("league", args)
     kept = index.kept_for(records.site_source(run.cfg), run.cfg.aliases)
-    run.answers.append(table.text(kept.sections(run.game.ruleset.name)) if kept is not None else
-                       "The league is not computed yet: the next judge tick computes it.")
+    if kept is None:
+        return run.answers.append("The league is not computed yet: the next judge tick computes it.")
+    rs = run.game.ruleset.name
+    excluded = [n for n in kept.excluded if n["ruleset"] == rs]
+    run.answers.append(table.text(kept.sections(rs)) + (f"{len(excluded)} finished game{'s' if len(excluded) != 1 else ''}"
+                       " left out: judge audit fails on their records (the site's league page says why).\n"
+                       if excluded else ""))
 
 
 def _move_arg(run, args, verb: str, default: int) -> int:

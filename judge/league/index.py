@@ -96,8 +96,8 @@ class Kept:
     tallies: dict = field(default_factory=dict)  # ruleset (and table.ALL) -> table.Tally
     names: dict = field(default_factory=dict)  # table.Names.shown
     last: list = field(default_factory=list)  # the order of the last game counted
-    excluded: list = field(default_factory=list)  # [where, why] of each finished game whose audit fails
-    unaudited: list = field(default_factory=list)  # [where, why] of each game counted without an audit
+    excluded: list = field(default_factory=list)  # `noted` each finished game whose audit fails
+    unaudited: list = field(default_factory=list)  # `noted` each game counted without an audit
     skipped: list = field(default_factory=list)  # the warning of each file that cannot be read
     fresh: bool = True  # False from the moment a row changes until the league is brought up to date
 
@@ -120,7 +120,7 @@ class Kept:
             self.tallies.setdefault(name, table.Tally(name)).add(row, names)
         self.last = list(row.order())
         if row.audit == UNAUDITED:
-            self.unaudited.append([where, row.why])
+            self.unaudited.append(noted(where, row))
 
     def as_data(self) -> dict:
         return {"format": FORMAT, "aliases": self.aliases, "fresh": self.fresh, "last": self.last,
@@ -134,10 +134,21 @@ class Kept:
                 raise ValueError("another format")
             tallies = {t["ruleset"]: table.Tally.from_data(t) for t in data["tallies"]}
             return cls(dict(data["aliases"]), tallies, dict(data["names"]), list(data["last"]),
-                       [list(x) for x in data["excluded"]], [list(x) for x in data["unaudited"]],
+                       [_note(x) for x in data["excluded"]], [_note(x) for x in data["unaudited"]],
                        list(data["skipped"]), bool(data["fresh"]))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise GameFileError(f"not the league of an index ({type(e).__name__} {e})") from None
+
+
+def noted(where: str, row: GameRow) -> dict:
+    """A game the league leaves out, or counts without an audit, as its output names it."""
+    return {"game": where, "ruleset": row.ruleset, "ended": row.ended, "why": row.why}
+
+
+def _note(data) -> dict:
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("game", "ruleset", "ended", "why")):
+        raise ValueError("a note of a game left out")
+    return dict(data)
 
 
 def counted(entries: dict[str, dict]) -> tuple[list[tuple[str, GameRow]], Kept]:
@@ -153,7 +164,7 @@ def counted(entries: dict[str, dict]) -> tuple[list[tuple[str, GameRow]], Kept]:
             continue
         row = rowmod.from_data(entry["row"])
         if not row.counted:
-            kept.excluded.append([where, row.why])
+            kept.excluded.append(noted(where, row))
         elif row.key not in keys:
             keys.add(row.key)
             found.append((row.order(), where, row))
@@ -285,7 +296,7 @@ class Index:
                 continue
             row = rowmod.from_data(new["row"])
             if not row.counted:
-                kept.excluded.append([where, row.why])
+                kept.excluded.append(noted(where, row))
             elif row.key in counted or (kept.last and list(row.order()) <= kept.last):
                 plain = False  # found twice, or ended before a game counted: recompute
             else:
@@ -384,13 +395,28 @@ def kept_for(source, aliases: dict | None = None) -> Kept | None:
 
 def from_source(source, aliases: dict | None = None, ruleset: str | None = None,
                 since: str | None = None) -> tuple[list[table.Section], list[str]]:
-    """The league of the finished games in `source` as sections, and the files passed over:
-    the kept league, or (`since`) computed from the index's rows."""
+    """The league of the finished games in `source` as sections, and the files passed over."""
+    sections, _, _, warnings = read_league(source, aliases, ruleset, since)
+    return sections, warnings
+
+
+def read_league(source, aliases: dict | None = None, ruleset: str | None = None,
+                since: str | None = None) -> tuple[list[table.Section], list[dict], list[dict], list[str]]:
+    """`judge league`'s: the sections, the finished games left out (their audit fails) and those
+    counted without an audit (`noted`, of `ruleset` and ended `since` when given), and the
+    files passed over: the kept league, or (`since`) computed from the index's rows."""
     kept, entries, warnings = _read(source, aliases, keep=since is None)
-    if kept is not None:
-        return kept.sections(ruleset), warnings
-    games, _ = counted(entries)
-    return table.league([row for _, row in games], aliases, ruleset, since), warnings
+    if kept is None:
+        games, kept = counted(entries)
+        kept.unaudited = [noted(where, row) for where, row in games if row.audit == UNAUDITED]
+        sections = table.league([row for _, row in games], aliases, ruleset, since)
+    else:
+        sections = kept.sections(ruleset)
+
+    def shown(notes):
+        return [n for n in notes if (ruleset is None or n["ruleset"] == ruleset)
+                and (since is None or n["ended"][:10] >= since)]
+    return sections, shown(kept.excluded), shown(kept.unaudited), warnings
 
 
 def _read(source, aliases: dict | None, keep: bool) -> tuple[Kept | None, dict, list[str]]:

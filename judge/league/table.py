@@ -193,10 +193,27 @@ def figures(rank: int, r: Row) -> dict:
             "missed": c.missed, "resigned": c.resigned, "abandoned": c.abandoned}
 
 
-def as_json(sections: list[Section]) -> str:
+def left_out(excluded: list[dict], unaudited: list[dict]) -> str:
+    """The finished games the league leaves out because `judge audit` fails on them (and why),
+    and those it counts without an audit (judge/league/index.py `noted`); "" when none."""
+    out = []
+    if excluded:
+        out.append(f"Left out, judge audit fails ({len(excluded)} game{'s' if len(excluded) != 1 else ''}):")
+        out += [f"  {n['game']}: {n['why']}" for n in excluded]
+    if unaudited:
+        out.append(f"Counted without an audit ({len(unaudited)} game{'s' if len(unaudited) != 1 else ''} made before "
+                   "the judge committed to a seed: nothing to check them against):")
+        out += [f"  {n['game']}" for n in unaudited]
+    return "\n".join(out) + "\n" if out else ""
+
+
+def as_json(sections: list[Section], excluded: list[dict] = (), unaudited: list[dict] = ()) -> str:
     return json.dumps({"league": [{"ruleset": s.ruleset, "games": s.count,
                                    "players": [figures(i, r) for i, r in enumerate(s.rows, 1)]}
-                                  for s in sections]}, indent=2, ensure_ascii=False) + "\n"
+                                  for s in sections],
+                       "left_out": [{"game": n["game"], "why": n["why"]} for n in excluded],
+                       "not_audited": [{"game": n["game"], "why": n["why"]} for n in unaudited]},
+                      indent=2, ensure_ascii=False) + "\n"
 
 
 def as_csv(sections: list[Section]) -> str:

@@ -15,9 +15,7 @@ PAGE = "league.html"
 def write(out: Path, kept, write_file) -> None:
     """league.json and league.html of `kept` (written only where they change)."""
     sections = kept.sections()
-    data = json.loads(table.as_json(sections))
-    data["left_out"] = [{"game": where, "why": why} for where, why in kept.excluded]
-    data["not_audited"] = [{"game": where, "why": why} for where, why in kept.unaudited]
+    data = json.loads(table.as_json(sections, kept.excluded, kept.unaudited))
     write_file(out / DATA, json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
     from judge.site import pages
 

@@ -116,3 +116,18 @@ def test_the_index_of_an_archive_is_never_committed_and_a_games_directory_has_it
     assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], capture_output=True,
                           text=True).stdout == ""
     assert (gamesdir / index.FOLDER / "league.json").is_file() and (repo / index.FOLDER / "league.json").is_file()
+
+
+def test_the_copied_archive_of_the_tests_holds_what_the_judge_would_make(tmp_path):
+    """tests/archivekit.py `copies` (the 1,000 records of the tests of cost) writes the rows and
+    the league the judge would make of them: rebuilt from the records alone, they are the same."""
+    from archivekit import copies
+
+    paths = copies(tmp_path, 30)
+    made = {w: {k: v for k, v in e.items() if k not in ("size", "mtime")} for w, e in index.Index(tmp_path).entries().items()}
+    league = (tmp_path / index.FOLDER / "league.json").read_text()
+    assert judge("audit", paths[17])[0] == 0
+    shutil.rmtree(tmp_path / index.FOLDER)
+    assert judge("league", tmp_path)[0] == 0
+    rebuilt = {w: {k: v for k, v in e.items() if k not in ("size", "mtime")} for w, e in index.Index(tmp_path).entries().items()}
+    assert rebuilt == made and (tmp_path / index.FOLDER / "league.json").read_text() == league
