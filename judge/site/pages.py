@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from judge.engine.paths import resource
-from judge.site import charts, series
+from judge.site import charts, replay, series
 
 
 @lru_cache(maxsize=1)
@@ -93,8 +93,10 @@ def game_page(record: dict, audit: str | None) -> str:
     columns, final = standings(record)
     score_title = "Each player's score or worth at the start of every move"
     price_title = "Each company's share price at the start of every move"
+    shown = reports(record)
     return _env().get_template("game.html.j2").render(
-        r=record, s=summary(record, audit), view=record["view"], reports=reports(record), moves=move_list(record),
+        r=record, s=summary(record, audit), view=record["view"], reports=shown, moves=move_list(record),
+        replay=replay.script([r["move"] for r in shown], [r["text"] for r in shown]),
         data=data, score_chart=charts.line(score_title, data["moves"], data["scores"]), score_title=score_title,
         price_chart=charts.line(price_title, data["moves"], data["prices"]), price_title=price_title,
         columns=columns, final=final,

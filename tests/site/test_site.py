@@ -84,7 +84,7 @@ def test_a_finished_game_shows_its_seed_and_the_audit_and_its_data(tmp_path):
     assert judge("site", path, tmp_path / "out")[0] == 0
     page = (tmp_path / "out" / "stock-round" / "sr.html").read_text()
     assert f"Seed <code>{game.rng.seed}</code>" in page and game.salt in page and "judge audit passes" in page
-    assert page.count('class="report"') == game.move
+    assert page.count('id="move=') == game.move  # every move in the move list (its report: test_pages.py)
     data = json.loads((tmp_path / "out" / "stock-round" / "sr.json").read_text())
     assert len(data["moves"]) == game.move and set(data["moves"][-1]["scores"]) == set(game.players)
     csv = (tmp_path / "out" / "stock-round" / "sr.csv").read_text().splitlines()
@@ -106,7 +106,7 @@ def test_a_record_of_the_earlier_judge_without_moves_still_makes_a_page(tmp_path
     (tmp_path / "old.toml").write_text(public.dumps(record))
     assert judge("site", tmp_path / "old.toml", tmp_path / "out")[0] == 0
     page = (tmp_path / "out" / "mogul" / "old.html").read_text()
-    assert page.count('class="report"') == 1 and f'id="move={game.move}"' in page and "move 1</a>" in page
+    assert page.count('class="report"') == 1 and f'data-move="{game.move}"' in page and "move 1</a>" in page
 
 
 def test_a_hostile_record_is_skipped_with_a_warning(tmp_path):
@@ -138,7 +138,7 @@ def test_the_archive_commits_the_site_with_every_change_and_a_failure_blocks_not
     log = subprocess.run(["git", "-C", str(repo), "log", "--format=%s"], capture_output=True, text=True).stdout
     assert "mogul/g: the site at move 4" in log
     page = (repo / "site" / "mogul" / "g.html").read_text()
-    assert page.count('class="report"') == 4
+    assert page.count('<li id="move=') == 4 and '"moves":[1,2,3,4]' in page
     record = tomllib.loads((repo / "mogul" / "g.toml").read_text())
     assert [r["move"] for r in record["moves"]] == [1, 2, 3, 4]
     # the site's folder made unwritable (a file in its way): the change is saved, with a warning
@@ -180,8 +180,8 @@ def test_corrections_are_marked_at_the_move_where_they_happened(tmp_path):
     gamefile.create(game, path)
     assert judge("site", path, tmp_path / "out")[0] == 0
     page = (tmp_path / "out" / "mogul" / "c.html").read_text()
-    at = page.index('<li id="m6">')
-    assert page.index("rolled the game back from move", at) < page.index('<li id="m7">')
+    at = page.index('<li id="move=6">')
+    assert page.index("rolled the game back from move", at) < page.index('<li id="move=7">')
     feed = (tmp_path / "out" / "mogul" / "c.atom").read_text()
     assert "rolled the game back" in feed and "<updated>2026-05-01T12:00:00Z</updated>" in feed
 
