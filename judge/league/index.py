@@ -223,7 +223,10 @@ class Index:
     def _put(self, where: str, entry: dict) -> None:
         from judge.store.gamefile import write_atomic
 
+        from judge.store.gamefile import check_no_link
+
         path = self._row_path(where)
+        check_no_link(self.folder, path)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644, sync=False)
 

@@ -8,6 +8,7 @@ step after a change, judge/publish/). The layout:
 """
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -19,25 +20,36 @@ INDEX = listing.INDEX
 
 
 class Writer:
-    """Writes the files of a site, each only when its text changes (a rebuild leaves it
-    untouched), and remembers every file it was given (what a commit of the site takes: one
+    """Writes the files of the site in `out`, each only when its text changes (a rebuild leaves
+    it untouched), and remembers every file it was given (what a commit of the site takes: one
     written by a judge killed before its commit is committed by the next, which finds it
-    written already)."""
+    written already). It never writes through a symbolic link: a folder of the site that is
+    one is refused, and a file that is one is replaced by the file (its target untouched)."""
 
-    def __init__(self):
+    def __init__(self, out: Path):
+        self.out = Path(out)
         self.written: list[Path] = []
 
     def __call__(self, path: Path, text: str) -> None:
-        from judge.store.gamefile import write_atomic
+        from judge.store.gamefile import check_no_link, write_atomic
 
+        check_no_link(self.out, path)
         self.written.append(path)
-        try:
-            if path.read_text(encoding="utf-8") == text:
-                return
-        except (OSError, UnicodeDecodeError):
-            pass
+        if read(path) == text:
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, text, mode=0o666, sync=False)  # (derived: made again from the records)
+
+
+def read(path: Path) -> str | None:
+    """A file of the site as it is, or None: missing, unreadable, or not a regular file (a link
+    is never followed, a FIFO never waited on)."""
+    from judge.store.gamefile import is_regular
+
+    try:
+        return path.read_text(encoding="utf-8") if is_regular(path) else None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:
@@ -53,7 +65,7 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
         kept, skipped = index.league_of(source, aliases)
         warnings += [w for w in skipped if w not in warnings]
     out.mkdir(parents=True, exist_ok=True)
-    write = Writer()
+    write = Writer(out)
     shown = listing.Listing(out, write)
     for path, record in found:
         shown.put(write_game(record, out, now, write, audit_of(record, source, path)))
@@ -70,7 +82,8 @@ def update(out, record: dict, now: datetime | None, audit: dict | None, kept, so
     found as they would be written). A site written by an earlier judge (its games.json lists
     every game) is rebuilt once from `source`, whole."""
     out = Path(out)
-    write = Writer()
+    _check_own(out)
+    write = Writer(out)
     shown = listing.Listing(out, write)
     if shown.earlier and source is not None:
         build(source, out, now, aliases, kept)
@@ -93,6 +106,8 @@ def _check_own(out: Path) -> None:
     games.json): a site never writes over what is not its own (an index.html, a games folder)."""
     from judge.engine.errors import UsageError
 
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"{out} is a symbolic link to nothing ({os.readlink(out)}): give a folder for the site")
     if out.is_dir() and not (out / INDEX).exists() and any(out.iterdir()):
         raise UsageError(f"{out} holds files but no site of the judge ({INDEX}): judge site writes only into an "
                          "empty or new folder or over a site it wrote; choose another folder")

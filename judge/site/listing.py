@@ -103,8 +103,10 @@ class Listing:
 
 
 def _read_json(path: Path):
+    from judge.site.build import read
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read(path) or "null")
         return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
+    except ValueError:
         return None

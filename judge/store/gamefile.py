@@ -156,6 +156,30 @@ def write_atomic(path, text: str, mode: int = 0o600, sync: bool = True) -> None:
         sync_directory_of(path)
 
 
+def check_no_link(base: Path, path: Path) -> None:
+    """Refuse (UsageError) to write `path` when a folder on the way to it below `base` is a
+    symbolic link: what the judge writes under a folder (a site, an index) never lands outside
+    it. `path` itself may be a link: an atomic write replaces the link, never its target."""
+    from judge.engine.errors import UsageError
+
+    base = Path(base)
+    rel = Path(path).relative_to(base)
+    at = base
+    for part in rel.parts[:-1]:
+        at = at / part
+        if at.is_symlink():
+            raise UsageError(f"{at} is a symbolic link: the judge never writes through one (remove it, and the "
+                             "judge writes a folder of its own there)")
+
+
+def is_regular(path: Path) -> bool:
+    """Whether `path` is a regular file itself (not a link to one, a folder or a FIFO)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def bounded_dumps(game: Game) -> str:
     """`dumps(game)`, refused with GameFileFull when the judge could not load it again."""
     text = dumps(game)
