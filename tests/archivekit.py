@@ -62,58 +62,82 @@ def template(seed: int = 1):
         p: st["players"][p]["shares"][0] for p in players}})
     bots.play_out(game)
     conduct.ended(game, datetime(2026, 5, 1, 12, tzinfo=timezone.utc))
-    text = public.text(game, "template")
     record = public.build(game, "template")
+    text = public.dumps(record)
     entry = index.entry_of_game(text.encode(), game, records.finished(record, "template", game))
     assert entry["row"]["audit"] == "passes"
     return game, text, entry
 
 
-def copies(root, n: int, seed: int = 1, folder: str = "mogul"):
-    """`n` finished records under root/FOLDER/gNNNNN.toml: the template game renamed (three
-    players of POOL each, a new commitment that `judge audit` accepts, an end a minute after
-    the previous copy's), with the index's entry of each and the league kept of them all, as
-    the judge would have made them: what a long-lived archive holds, in a second or two."""
-    import hashlib
-    import json
-    import os
+class Copies:
+    """Copy i of the template game: its three players (of PLAYERS, in the template's order), its
+    own salt and so its own commitment (which `judge audit` accepts), its name gNNNNN and its
+    end (200 games a month from May 2026, a minute apart)."""
 
-    from judge.engine.game import commitment
-    from judge.league import index
+    def __init__(self, seed: int = 1):
+        self.game, self.text, self.entry = template(seed)
 
-    game, text, entry = template(seed)
-    base = root / folder
-    base.mkdir(parents=True, exist_ok=True)
-    idx = index.Index(root)
-    idx.folder.mkdir(exist_ok=True)
-    (idx.folder / ".gitignore").write_text("*\n")
-    entries = {}
-    row = json.dumps(entry["row"])
-    for i in range(n):
+    def names(self, i: int) -> dict[str, str]:
+        """What copy i writes for each word of the template that differs (players, salt,
+        commitment, end, name)."""
+        import hashlib
+        import json
+
+        from judge.engine.game import commitment
+
+        game = self.game
         names = sorted(PLAYERS[(i * 7 + k * 17) % len(PLAYERS)] for k in range(3))
         renamed = dict(zip(TEMPLATE_PLAYERS, names))
-        renamed[game.salt] = hashlib.sha256(f"{seed} {i}".encode()).hexdigest()[:len(game.salt)]  # each its own game
+        salt = hashlib.sha256(f"{self.game.rng.seed} {i}".encode()).hexdigest()[:len(game.salt)]
         setup = json.loads(_renamed(json.dumps(game.setup), renamed))
-        made = commitment(game.ruleset, names, game.options, setup, game.rng.seed, renamed[game.salt], game.rng.key)
-        ended = f"2026-{5 + i // 44640:02d}-{1 + i // 1440 % 31:02d}T{i // 60 % 24:02d}:{i % 60:02d}:00Z"
-        copy = _renamed(text, renamed).replace(game.commitment, made).replace(ENDED, ended) \
-            .replace('game = "template"', f'game = "g{i:05d}"', 1)
-        path = base / f"g{i:05d}.toml"
-        path.write_text(copy)
-        st = os.stat(path)
-        kept = json.loads(_renamed(row, renamed).replace(game.commitment, made).replace(ENDED, ended)
-                          .replace('"game": "template"', f'"game": "g{i:05d}"'))
-        entries[f"{folder}/{path.name}"] = {"hash": hashlib.sha256(copy.encode()).hexdigest(), "kind": "finished",
-                                            "row": kept, "size": st.st_size, "mtime": st.st_mtime_ns}
-    for where, e in entries.items():
-        idx._put(where, e)
-    kept, counted = index.compute(entries, {})
-    idx._save("counted.json", counted)
-    idx._save("league.json", kept.as_data())
-    return sorted(base.glob("g*.toml"))
+        renamed[game.salt] = salt
+        renamed[game.commitment] = commitment(game.ruleset, names, game.options, setup, game.rng.seed, salt,
+                                              game.rng.key)
+        month, day = 5 + i // 200, 1 + i % 200 // 8
+        renamed[ENDED] = f"{2026 + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}-{day:02d}T{i % 8 + 10:02d}:{i % 60:02d}:00Z"
+        renamed["template"] = f"g{i:05d}"
+        return renamed
+
+    def write(self, root, n: int, folder: str = "mogul") -> list:
+        """`n` finished records under root/FOLDER/gNNNNN.toml, with the index's entry of each and
+        the league kept of them all, as the judge would have made them."""
+        import hashlib
+        import json
+        import os
+
+        from judge.league import index
+
+        base = root / folder
+        base.mkdir(parents=True, exist_ok=True)
+        idx = index.Index(root)
+        idx.folder.mkdir(exist_ok=True)
+        (idx.folder / ".gitignore").write_text("*\n")
+        entries = {}
+        row = json.dumps(self.entry["row"])
+        for i in range(n):
+            renamed = self.names(i)
+            copy = _renamed(self.text, renamed)
+            path = base / f"g{i:05d}.toml"
+            path.write_text(copy)
+            st = os.stat(path)
+            entries[f"{folder}/{path.name}"] = {"hash": hashlib.sha256(copy.encode()).hexdigest(), "kind": "finished",
+                                                "row": json.loads(_renamed(row, renamed)), "size": st.st_size,
+                                                "mtime": st.st_mtime_ns}
+        for where, e in entries.items():
+            idx._put(where, e)
+        kept, counted = index.compute(entries, {})
+        idx._save("counted.json", counted)
+        idx._save("league.json", kept.as_data())
+        return sorted(base.glob("g*.toml"))
+
+
+def copies(root, n: int, seed: int = 1, folder: str = "mogul") -> list:
+    """`n` copies of the template game under root/FOLDER (`Copies.write`): what a long-lived
+    archive holds, in a second or two."""
+    return Copies(seed).write(root, n, folder)
 
 
 def _renamed(text: str, names: dict) -> str:
-    for old, new in names.items():  # (the template's names are found in nothing else: "px" is no hex)
+    for old, new in names.items():  # (the template's words are found in nothing else: "px" is no hex)
         text = text.replace(old, new)
     return text

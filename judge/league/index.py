@@ -85,6 +85,8 @@ def audit(game) -> tuple[str, str]:
         problems = game.audit()
     except JudgeError as e:
         problems = [str(e)]
+    except Exception as e:  # noqa: BLE001 - a game file edited into what no rule replays
+        problems = [f"the log does not replay from the seed and setup ({type(e).__name__}: {e})"]
     return (FAILS, "; ".join(problems)) if problems else (rowmod.PASSES, "")
 
 
@@ -191,7 +193,7 @@ class Index:
         return self.folder / "rows" / f"{where}.json"
 
     def entry(self, where: str) -> dict | None:
-        return _read_json(self._row_path(where))
+        return _valid(_read_json(self._row_path(where)))
 
     def entries(self) -> dict[str, dict]:
         """Every entry kept, by the relative path of its file."""
@@ -201,7 +203,7 @@ class Index:
             for name in sorted(files):
                 if name.endswith(".json"):
                     path = Path(folder) / name
-                    entry = _read_json(path)
+                    entry = _valid(_read_json(path))
                     if entry is not None:
                         out[str(path.relative_to(base))[:-len(".json")]] = entry
         return out
@@ -368,6 +370,21 @@ def walk(source: Path) -> dict[str, tuple[int, int]]:
                 if len(out) > MAX_FILES:
                     raise UsageError(f"{source} holds more than {MAX_FILES} .toml files: name a smaller directory")
     return out
+
+
+def _valid(entry) -> dict | None:
+    """An entry as the index wrote it, or None (an entry edited or cut short is as none: its
+    file is read again)."""
+    if not isinstance(entry, dict) or entry.get("kind") not in ("finished", "running", "other", "skipped"):
+        return None
+    try:
+        if entry["kind"] == "finished":
+            rowmod.from_data(entry["row"])
+        elif entry["kind"] == "skipped" and not isinstance(entry["warning"], str):
+            return None
+    except (GameFileError, KeyError, TypeError):
+        return None
+    return entry
 
 
 def _read_json(path: Path):

@@ -127,25 +127,37 @@ def examine(path: Path, raw: bytes) -> tuple[object, object, "Finished | None"]:
     """`read` of the file's bytes `raw`, with the game itself: (its key, the finished `Game`
     for an audit or None, the `Finished` or None). GameFileError for a file that cannot be
     read."""
-    from judge.record import public
+    from judge.record import public, shape
     from judge.store import gamefile
 
     data = fast_record(raw) or gamefile.parse_toml(raw, str(path))
-    if data.get("record") == public.KIND:
+    if public.is_record(data):
+        shape.check(data, str(path), shape.LEAGUE)
         key = data.get("commitment") or (data.get("ruleset"), data.get("game"))
         if not data.get("complete"):
             return key, None, None
-        game = public.finished_game(data, str(path))
-        return key, game, finished(data, str(path), game)
+        game = _read(lambda: public.finished_game(data, str(path)), path, "game_file")
+        return key, game, _read(lambda: finished(data, str(path), game), path, "game_file or its league")
     if "state" not in data or "ruleset" not in data:
         return None, None, None
     from judge.engine.game import Game
 
-    game = Game.from_dict(data, str(path))
+    game = _read(lambda: Game.from_dict(data, str(path)), path, "game file")
     key = game.commitment or (game.ruleset.name, path.stem)
-    if not game.is_over():
+    if not _read(game.is_over, path, "state"):
         return key, None, None
-    return key, game, of_game_file(game, path.stem, str(path))
+    return key, game, _read(lambda: of_game_file(game, path.stem, str(path)), path, "state or its league")
+
+
+def _read(read, path: Path, what: str):
+    """`read()`, with what the engine raises on a file edited into nonsense (a TypeError deep in
+    a ruleset, say) made a GameFileError naming the file and the part it could not read."""
+    try:
+        return read()
+    except GameFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a record or game file edited by hand: named, skipped
+        raise GameFileError(f"{path}: the {what} cannot be read ({type(e).__name__}: {e})") from None
 
 
 def of_game_file(game, name: str, where: str) -> Finished:

@@ -12,7 +12,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judge.engine.errors import JudgeError
+from judge.engine.errors import JudgeError, UsageError
 from judge.site import feeds, league, listing, pages, series, sources
 
 STATIC = ("site.css", "site.js")
@@ -68,7 +68,13 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
     write = Writer(out)
     shown = listing.Listing(out, write)
     for path, record in found:
-        shown.put(write_game(record, out, now, write, audit_of(record, source, path)))
+        try:
+            shown.put(write_game(record, out, now, write, audit_of(record, source, path)))
+        except UsageError:
+            raise  # (a link in the site's way: nothing more is written)
+        except Exception as e:  # noqa: BLE001 - what judge/record/shape.py does not foresee: named, skipped
+            warnings.append(f"skipped {path}: it cannot be shown ({type(e).__name__}: {e})")
+            continue
     league.write(out, kept, write)
     _static(out, write)
     shown.save()
@@ -127,6 +133,8 @@ def audit(record: dict) -> dict | None:
         result, why = audited(finished_game(record, record["game"]))
     except JudgeError as e:
         result, why = "fails", str(e)
+    except Exception as e:  # noqa: BLE001 - a [game_file] edited into what the engine cannot read
+        result, why = "fails", f"its game file cannot be read ({type(e).__name__}: {e})"
     return {"result": result, "why": why}
 
 

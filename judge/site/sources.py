@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.engine import ruleset as registry
-from judge.engine.errors import JudgeError, UsageError
+from judge.engine.errors import GameFileError, JudgeError, UsageError
 from judge.record import public
 from judge.store import gamefile
 from judge.store.config import GAME_NAME
@@ -44,12 +44,21 @@ def records(source) -> tuple[list[tuple[Path, dict]], list[str]]:
 
 
 def of_file(path: Path) -> dict | None:
-    """The public record in or of the file at `path`; None for another kind of TOML file."""
+    """The public record in or of the file at `path`; None for another kind of TOML file.
+    GameFileError (naming the file and the field) for a record the site cannot show."""
+    from judge.record import shape
+
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
-    if data.get("record") == public.KIND:
+    if public.is_record(data):
+        shape.check(data, str(path))
         record = data
     elif {"ruleset", "players", "state", "rng"} <= set(data):
-        record = public.build(gamefile.load(path), path.stem)
+        try:
+            record = public.build(gamefile.load(path), path.stem)
+        except JudgeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a game file edited by hand: named, skipped
+            raise GameFileError(f"{path}: the game file cannot be read ({type(e).__name__}: {e})") from None
     else:
         return None
     check(record, str(path))

@@ -131,3 +131,15 @@ def test_the_copied_archive_of_the_tests_holds_what_the_judge_would_make(tmp_pat
     assert judge("league", tmp_path)[0] == 0
     rebuilt = {w: {k: v for k, v in e.items() if k not in ("size", "mtime")} for w, e in index.Index(tmp_path).entries().items()}
     assert rebuilt == made and (tmp_path / index.FOLDER / "league.json").read_text() == league
+
+
+def test_an_index_edited_or_cut_short_is_read_again_from_the_records(games, tmp_path):
+    folder = tmp_path / "records"
+    for k, game in enumerate(games[:3]):
+        export(game, folder, f"g{k}")
+    first = judge("league", folder)[1]
+    (folder / index.FOLDER / "rows" / "g1.toml.json").write_text('{"kind": "finished", "row": {"ranks": 7}}')
+    (folder / index.FOLDER / "league.json").write_text("{ cut sho")
+    (folder / index.FOLDER / "files.json").write_text("[]")
+    code, out, err = judge("league", folder)
+    assert code == 0 and out == first and not err
