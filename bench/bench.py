@@ -126,6 +126,12 @@ def long_games(rs) -> list[tuple[int, tuple]]:
     return sorted(found, key=lambda f: -f[0])
 
 
+def longest(name: str) -> Game:
+    """The longest bot game found of ruleset `name`, played to its end."""
+    rs = ruleset.get(name)
+    return play(rs, long_games(rs)[0][1])
+
+
 def running_game(rs, games, n: int) -> Game:
     """A running game with `n` logged orders, or the longest found cut before its end."""
     longer = [config for length, config in games if length > n]
@@ -247,9 +253,8 @@ def engine(runs: int, names: list[str]) -> None:
     print("| ruleset | players | options | orders | replay us/order | submit us/order |")
     print("|---|---|---|---|---|---|")
     for name in names:
-        rs = ruleset.get(name)
-        _, config = long_games(rs)[0]
-        game = play(rs, config)
+        game = longest(name)
+        rs = game.ruleset
         replay = best_of(runs, game.replay) / len(game.log)
 
         def submit_all():
@@ -346,9 +351,7 @@ def page_sizes(names: list[str]) -> None:
     import gzip
 
     for name in names:
-        rs = ruleset.get(name)
-        _, config = long_games(rs)[0]
-        game = play(rs, config)
+        game = longest(name)
         record = public.build(game, "longest")
         page = pages.game_page(record, site_build.audit(record))
 

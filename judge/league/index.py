@@ -269,11 +269,6 @@ class Index:
             return False
         return self._changed({where: (old, entry)}, aliases)
 
-    def forget(self, where: str, aliases: dict | None) -> None:
-        old = self.entry(where)
-        if old is not None:
-            self._changed({where: (old, None)}, aliases)
-
     def _changed(self, changes: dict[str, tuple], aliases: dict | None) -> bool:
         """Write the changed entries and bring the league up to date: a finished game (or an
         unreadable file) added is added to it; any other change to what it holds recomputes it.

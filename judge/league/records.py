@@ -10,7 +10,7 @@ standings (from the record's own [game_file], no replay), who held each seat whe
 deadlines, resignations, the end's time) where the record has them."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.engine import standing
@@ -78,38 +78,6 @@ def gather(source) -> tuple[list[Finished], list[str]]:
 def ordered(games: list[Finished]) -> list[Finished]:
     """In order of their end (games whose record does not say first), then by ruleset and name."""
     return sorted(games, key=lambda f: (f.ended, f.ruleset, f.game))
-
-
-def of_records(records: list[dict]) -> tuple[dict[str, Finished], list[str]]:
-    """The finished games among public records already read (a site's), by "RULESET/GAME",
-    and a warning for each one left out."""
-    found, warnings = {}, []
-    for record in records:
-        if record.get("complete"):
-            where = f"{record.get('ruleset')}/{record.get('game')}"
-            try:
-                found[where] = finished(record, where)
-            except GameFileError as e:
-                warnings.append(f"left out of the league: {e}")
-    return found, warnings
-
-
-def as_data(game: Finished) -> dict:
-    """A finished game as JSON data (what a site keeps of it for its league page)."""
-    return asdict(game)
-
-
-def from_data(data: dict) -> Finished:
-    """The finished game `as_data` wrote (GameFileError for data it did not write)."""
-    try:
-        return Finished(str(data["ruleset"]), str(data["game"]), str(data["ended"]), bool(data["agreed"]),
-                        {str(s): int(r) for s, r in data["ranks"].items()},
-                        {str(s): [(int(m), str(p)) for m, p in spans] for s, spans in data["spans"].items()},
-                        [(int(m), str(s)) for m, s in data["orders"]],
-                        [(int(m), str(s), str(p)) for m, s, p in data["missed"]],
-                        [(int(m), str(s), str(p)) for m, s, p in data["resigned"]])
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise GameFileError(f"not a finished game's league data ({type(e).__name__} {e})") from None
 
 
 def read(path: Path) -> tuple[object, "Finished | None"]:
