@@ -199,6 +199,8 @@ def measure(n: int, root: Path, copies: Copies, runs: int) -> dict:
     shutil.copytree(kept, index)
     # the repository: its size per game once packed, and what one change adds (loose)
     restore(root, state)
+    while (state["repo"] / ".git" / "gc.pid").exists():  # (a gc git started by itself after the commits)
+        time.sleep(1)
     git(state["repo"], "gc", "-q")
     packed = sum(f.stat().st_size for f in (state["repo"] / ".git").rglob("*") if f.is_file())
     subprocess.run(order, check=True, capture_output=True)
@@ -221,26 +223,25 @@ def main() -> None:
     print("Machine:", machine())
     copies = Copies(1)
     results = []
+    print("\n| finished games | order with git and site (ratio to floor; wall) | lock held | mail `league` line | "
+          "`judge tick`, nothing to do | `judge league` from its index | from nothing | repository a game (packed) | "
+          "one change adds (loose) | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for n in (int(x) for x in args.sizes.split(",")):
         root = Path(args.keep or tempfile.mkdtemp(prefix="judge-archive-")) / f"n{n}"
         if root.exists():
             shutil.rmtree(root)
         results.append(measure(n, root, copies, args.runs))
         r = results[-1]
-        print(f"{n} games: made in {r['made']:.0f} s; load {r['load']:.1f} -> {r['load_end']:.1f}", flush=True)
-        if not args.keep:
-            shutil.rmtree(root.parent, ignore_errors=True)
-    print("\n| finished games | order with git and site (ratio to floor; wall) | lock held | mail `league` line | "
-          "`judge tick`, nothing to do | `judge league` from its index | from nothing | repository a game (packed) | "
-          "one change adds (loose) | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for r in results:
+
         def both(key):
             ratios, walls = r[key]
             return f"{cell(ratios)}; {statistics.median(walls) * 1000:.0f} ms"
         print(f"| {r['n']:,} | {both('order')} | {statistics.median(r['lock']) * 1000:.0f} ms | {both('league_line')} | "
               f"{both('tick')} | {both('league_index')} | {r['league_nothing']:.1f} s | {r['size_per_game'] / 1024:.1f} kB | "
-              f"{r['change_adds'] / 1024:.0f} kB | {r['load']:.1f}–{r['load_end']:.1f} |")
+              f"{r['change_adds'] / 1024:.0f} kB | {r['load']:.1f}–{r['load_end']:.1f} |", flush=True)
+        if not args.keep:
+            shutil.rmtree(root.parent, ignore_errors=True)
     first, last = results[0], results[-1]
     for key, name in (("order", "order"), ("league_line", "mail league line"), ("tick", "tick")):
         grown = statistics.median(last[key][0]) / statistics.median(first[key][0])

@@ -94,11 +94,10 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
         record = None
         if cfg.archive is not None:
             try:
-                archive.commit(game, name, cfg.archive)
+                message, path, record = archive.write(game, name, cfg.archive)
             except Exception as e:  # noqa: BLE001
                 raise _Failed(f"the public record of {name} was not archived ({e}); {later}") from None
-            record = archive.last_record(cfg.archive, rs, name)
-            path, where = Path(cfg.archive) / rs / f"{name}.toml", f"{rs}/{name}.toml"
+            where = f"{rs}/{name}.toml"
             raw = path.read_bytes()
             finished = records.finished(record, where, game) if game.is_over() else None
         else:
@@ -111,24 +110,31 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
         entry = index.entry_of_game(raw, game, finished)
         st = os.stat(path)
         idx.note(where, (st.st_size, st.st_mtime_ns), entry, cfg.aliases)
-        if cfg.site is not None and record is not None:
-            _site(cfg, idx, record, entry, now, later)
+        if record is None:
+            return
+        files, failed = [path], None
+        if cfg.site is not None:
+            try:
+                written = _site(cfg, idx, record, entry, now)
+                files += written if _inside(cfg.site, cfg.archive) else []
+            except Exception as e:  # noqa: BLE001 - the record is committed all the same
+                failed = _Failed(f"the site of {name} was not updated ({e}); {later}")
+        try:  # the record and the site's files it changed: one commit
+            archive.commit_files(cfg.archive, files, message or f"{rs}/{name}: the site at move {game.move}")
+        except Exception as e:  # noqa: BLE001
+            raise _Failed(f"the public record of {name} was not archived ({e}); {later}") from None
+        if failed:
+            raise failed
     finally:
         lock.__exit__(None, None, None)
 
 
-def _site(cfg, idx, record: dict, entry: dict, now: datetime, later: str) -> None:
-    from judge.record import archive
+def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> list[Path]:
+    """The site's files of the game (and its lists): those written, or found as written."""
     from judge.site import build
 
-    name = record["game"]
     audit = {"result": entry["row"]["audit"], "why": entry["row"]["why"]} if entry["kind"] == "finished" else None
-    try:
-        written = build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
-        if _inside(cfg.site, cfg.archive):
-            archive.commit_files(cfg.archive, written, f"{record['ruleset']}/{name}: the site at move {record['move']}")
-    except Exception as e:  # noqa: BLE001
-        raise _Failed(f"the site of {name} was not updated ({e}); {later}") from None
+    return build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
 
 
 def _inside(folder: Path, repo: Path) -> bool:

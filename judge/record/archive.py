@@ -45,55 +45,59 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def commit(game, name: str, repo) -> str:
-    """Write the public record of `game` into `repo` and commit it. Return the commit's
-    message, or "" when the record is as committed already. Raise ArchiveError."""
+def write(game, name: str, repo) -> tuple[str, Path, dict]:
+    """Write the public record of `game` into `repo` (RULESET/GAME.toml): (the message of its
+    commit, "" when the repository holds this record already; its path; the record). Raise
+    ArchiveError."""
     repo = Path(repo)
     if not repo.is_dir():
         raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
     where = f"{game.ruleset.name}/{name}.toml"
+    path = repo / where
     with _repo_lock(repo):
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
         previous = _read(old)
         built = record.build(game, name, previous=previous)
         new = record.dumps(built)
-        _last[(repo.resolve(), where)] = built
-        if old == new:
-            return ""
-        path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
             stale.unlink(missing_ok=True)
-        gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
-        message = describe(previous, built)
-        if old is None:  # a new file; a tracked one is committed from the work tree directly
-            _git(repo, "add", "--", where)
-        _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
+        try:
+            written = path.read_text(encoding="utf-8") if gamefile.is_regular(path) else None
+        except (OSError, UnicodeDecodeError):
+            written = None
+        if written != new:  # (a judge killed before its commit wrote it already)
+            gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
+    return ("" if old == new else describe(previous, built)), path, built
+
+
+def commit(game, name: str, repo) -> str:
+    """Write the public record of `game` into `repo` and commit it. Return the commit's
+    message, or "" when the record is as committed already. Raise ArchiveError."""
+    message, path, _ = write(game, name, repo)
+    if message:
+        commit_files(repo, [path], message)
     return message
 
 
-_last: dict = {}  # (repository, path) -> the record this process committed there last
-
-
-def last_record(repo, ruleset: str, name: str) -> dict | None:
-    """The record of RULESET/NAME this process committed (or found committed) last, if any:
-    the site after a change reads it instead of parsing the file again."""
-    return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
-
-
 def commit_files(repo, paths: list[Path], message: str) -> bool:
-    """Commit the files at `paths` (written into the repository `repo`) as they are now, and
-    nothing else; whether there was anything to commit. Raise ArchiveError."""
+    """Commit the files at `paths` (written into the repository `repo`) as they are now, in one
+    commit; whether there was anything to commit. Made with git's plumbing (update-index,
+    write-tree, commit-tree, update-ref): no walk of the work tree, whatever the archive holds.
+    Raise ArchiveError."""
     repo = Path(repo)
     where = [str(Path(p).resolve().relative_to(repo.resolve())) for p in paths]
     if not where:
         return False
     with _repo_lock(repo):
-        _git(repo, "add", "--", *where)
-        if not _git(repo, "diff", "--cached", "--quiet", "--", *where, check=False).returncode:
+        _git(repo, "update-index", "--add", "--", *where)
+        tree = _git(repo, "write-tree").stdout.strip()
+        head = _git(repo, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).stdout.strip()
+        if head and _git(repo, "rev-parse", f"{head}^{{tree}}").stdout.strip() == tree:
             return False
-        _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", *where)
+        made = _git(repo, *_identity(repo), "commit-tree", tree, *(["-p", head] if head else []), "-m", message)
+        _git(repo, "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", made.stdout.strip(), head)
     return True
 
 

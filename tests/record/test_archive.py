@@ -302,7 +302,9 @@ def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):
 
 # ---- a judge killed between the save and the commit (issue 23, item 11) ------------------------
 def killed_while_committing(monkeypatch, repo):
-    """archive.commit as a judge killed halfway through it: its temporary file left behind."""
+    """The record's write (judge/record/archive.py `write`) as a judge killed halfway through
+    it: its temporary file left behind. (tests/publish/test_killed.py kills a real judge at
+    every step.)"""
     from judge.record import archive
 
     def killed(game, name, where):
@@ -310,7 +312,7 @@ def killed_while_committing(monkeypatch, repo):
         (repo / game.ruleset.name / f".{name}.toml.4242-0.tmp").write_text("half a record")
         raise SystemExit(137)
 
-    monkeypatch.setattr(archive, "commit", killed)
+    monkeypatch.setattr(archive, "write", killed)
 
 
 def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command(tmp_path, monkeypatch):

@@ -136,7 +136,11 @@ def test_the_archive_commits_the_site_with_every_change_and_a_failure_blocks_not
     files = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True).stdout.split()
     assert {"mogul/g.toml", "site/index.html", "site/mogul/g.html", "site/feed.atom"} <= set(files)
     log = subprocess.run(["git", "-C", str(repo), "log", "--format=%s"], capture_output=True, text=True).stdout
-    assert "mogul/g: the site at move 4" in log
+    assert log.splitlines() == ["mogul/g: move 3, c bids (pot 3)", "mogul/g: move 2, b bids (pot 2)",
+                                "mogul/g: move 1, a bids (pot 1)", "mogul/g: move 1, new game for a, b, c"]
+    shown = subprocess.run(["git", "-C", str(repo), "show", "--name-only", "--format=", "HEAD"], capture_output=True,
+                           text=True).stdout.split()
+    assert {"mogul/g.toml", "site/mogul/g.html", "site/index.html"} <= set(shown)  # a change: one commit, its site in it
     page = (repo / "site" / "mogul" / "g.html").read_text()
     assert page.count('<li id="move=') == 4 and '"moves":[1,2,3,4]' in page
     record = tomllib.loads((repo / "mogul" / "g.toml").read_text())
