@@ -10,7 +10,7 @@ On entering: the game's lock, the game file loaded, and for a mail game (a confi
 given) everyone's report as it stands. On leaving without an exception: the game saved
 together with its mail (the outbox's transaction, judge/mail/outbox.py: reports to everyone
 whose report changed, the notices, and `mails` added by the caller) and a journal line for a
-mail game, under the lock. With a configuration the save also marks the game to be published
+mail game, under the lock; the mails are sent once it is left. With a configuration the save also marks the game to be published
 (judge/publish/marks.py), and once the lock is left the publishing step runs (the archive, the
 league's index, the site: judge/publish/step.py), for this game and for any other of its
 directory a killed judge left marked; its warning is `warning`. An exception leaves the file
@@ -54,6 +54,7 @@ class Change:
         self.box_down = ""  # why the mails of the change wait in the outbox (an outbox opened here)
         self._keep = True
         self._lock = None
+        self._opened = None  # an outbox the change opened itself, to send once the lock is left
 
     # ---- entering ---------------------------------------------------------------------
     def __enter__(self) -> "Change":
@@ -117,7 +118,23 @@ class Change:
                 self._commit(partial(gamefile.save, self.game, self.path))
         finally:
             self._lock.__exit__(None, None, None)
+            self._send()
             self.publish()
+
+    def _send(self) -> None:
+        """Outside the lock: send the mails of an outbox the change opened itself (the shell's
+        commands; the gateway and tick send theirs once all their changes are made)."""
+        box, self._opened = self._opened, None
+        if box is None:
+            return
+        from judge.engine.errors import MailError
+
+        try:
+            box.flush()
+        except MailError as e:  # the mails wait in the outbox for the next judge mail or tick
+            self.box_down = str(e)
+        finally:
+            box.close()
 
     def publish(self) -> None:
         """Outside the lock: what is published from this game (and what a killed judge left
@@ -162,16 +179,12 @@ class Change:
                 from judge.mail.journal import journal_path, record
 
                 record(journal_path(self.path), self.now, sender=self.sender, **{"outcome": outcome, **self.journal})
-            if opened:
-                from judge.engine.errors import MailError
-
-                try:
-                    box.flush()
-                except MailError as e:  # the mails wait in the outbox for the next judge mail or tick
-                    self.box_down = str(e)
-        finally:
+        except BaseException:
             if opened:
                 box.close()
+            raise
+        if opened:
+            self._opened = box  # sent once the lock is left
 
 
 def create(path, game, cfg=None, box=None, mails=(), now: datetime | None = None) -> str:
@@ -183,6 +196,7 @@ def create(path, game, cfg=None, box=None, mails=(), now: datetime | None = None
     try:
         change._commit(partial(gamefile.create, game, change.path))
     finally:
+        change._send()
         change.publish()
     return change.warning
 
