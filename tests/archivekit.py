@@ -141,3 +141,17 @@ def _renamed(text: str, names: dict) -> str:
     for old, new in names.items():  # (the template's words are found in nothing else: "px" is no hex)
         text = text.replace(old, new)
     return text
+
+
+def site_file(site, ruleset: str, game: str, ending: str = "html"):
+    """The file of a game in a site (judge/site/pages.py `base`: RULESET/XY/GAME.ENDING)."""
+    from judge.site.pages import base
+
+    return site / f"{base(ruleset, game)}.{ending}"
+
+
+def href(ruleset: str, game: str) -> str:
+    """The link of a game's page from the site's index."""
+    from judge.site.pages import base
+
+    return f"{base(ruleset, game)}.html"

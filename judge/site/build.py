@@ -4,7 +4,7 @@ step after a change, judge/publish/). The layout:
 
     OUT/index.html  site.css  site.js  feed.atom  games.json  finished/MONTH.html .json (judge/site/listing.py)
     OUT/league.html  league.json (the league kept in the source's index, judge/site/league.py)
-    OUT/RULESET/GAME.html  GAME.atom  GAME.csv  GAME.json
+    OUT/RULESET/XY/GAME.html  GAME.atom  GAME.csv  GAME.json (judge/site/pages.py `base`)
 """
 from __future__ import annotations
 
@@ -153,7 +153,8 @@ def audit_of(record: dict, source, path) -> dict | None:
 
 def write_game(record: dict, out: Path, now: datetime | None, write, checked: dict | None) -> dict:
     """Write one game's page, feed and data; return its summary with its feed entries."""
-    folder = out / record["ruleset"]
+    where = pages.base(record["ruleset"], record["game"])
+    folder = out / where.rpartition("/")[0]
     name = record["game"]
     write(folder / f"{name}.html", pages.game_page(record, checked))
     data = series.of(record)
@@ -165,6 +166,6 @@ def write_game(record: dict, out: Path, now: datetime | None, write, checked: di
     items = feeds.stamp(items, feeds.published(feed), now or datetime.now(timezone.utc))
     write(feed, feeds.atom(f"{name} ({record['ruleset']})", f"urn:judge:{record['ruleset']}/{name}", link, items))
     summary = pages.summary(record, checked)
-    prefix = f"{record['ruleset']}/"
+    prefix = where.rpartition("/")[0] + "/"
     summary["entries"] = [{**e, "link": prefix + e["link"]} for e in items]
     return summary

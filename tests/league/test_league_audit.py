@@ -21,6 +21,7 @@ from judge.store import gamefile
 
 from mailkit import flat
 from registry import new_game
+from archivekit import site_file
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "files"
 
@@ -72,7 +73,7 @@ def test_a_forged_record_is_left_out_of_the_league_and_marked_on_the_site(tmp_pa
     # the site says so on the game's page, in the index and on the league page
     code, out, err = judge("site", records.parent, tmp_path / "site")
     assert code == 0, err
-    page = (tmp_path / "site" / "mogul" / "g1.html").read_text()
+    page = site_file(tmp_path / "site", "mogul", "g1").read_text()
     assert "judge audit fails" in page and "The league leaves this game out" in page
     assert "audit FAILS: left out of the league" in (tmp_path / "site" / "index.html").read_text()
     league = (tmp_path / "site" / "league.html").read_text()
@@ -99,7 +100,7 @@ def test_a_game_from_before_the_commitment_is_counted_and_marked_not_audited(tmp
     assert "  old.toml" in out and "Left out" not in out
     assert json.loads(judge("league", games, "--json")[1])["not_audited"][0]["game"] == "old.toml"
     assert judge("site", games, tmp_path / "site")[0] == 0
-    page = (tmp_path / "site" / "mogul" / "old.html").read_text()
+    page = site_file(tmp_path / "site", "mogul", "old").read_text()
     assert "Not audited" in page and "judge audit passes" not in page
     assert "not audited" in (tmp_path / "site" / "index.html").read_text()
     assert "Counted, not audited" in (tmp_path / "site" / "league.html").read_text()

@@ -27,6 +27,7 @@ from judge.publish import marks, step
 from judge.store import config as configs, gamefile
 
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, short_setup
+from archivekit import href
 
 ARCHIVE = '[archive]\ngit = "archive"\nsite = "archive/site"\n'
 NOW = (T0 + timedelta(hours=5)).strftime("%Y-%m-%dT%H:%M:%SZ")  # the last order's time
@@ -133,7 +134,7 @@ def test_a_judge_killed_at_every_step_of_the_change_that_ends_a_game_is_caught_u
     assert gamefile.load(reference / "games" / "g1.toml").is_over()
     assert judge_in_child(reference, ["tick", "--now", LATER]) == 0
     expected = published(reference)
-    assert "mogul/g1.toml" in expected and "site/mogul/g1.html" in expected
+    assert "mogul/g1.toml" in expected and f"site/{href('mogul', 'g1')}" in expected
     assert expected["marks"] == [] and expected["git status"] == ""
     league = json.loads(expected[".judge-index/league.json"])
     assert league["tallies"][0]["count"] == 1  # the game that just ended is in the league

@@ -19,6 +19,7 @@ from judge.publish import marks, step
 from judge.store import config as configs, gamefile
 
 from registry import new_game
+from archivekit import href, site_file
 
 TOML = 'games = "games"\n[archive]\ngit = "archive"\nsite = "archive/site"\n'
 
@@ -66,7 +67,7 @@ def test_the_lock_is_held_for_the_change_alone_and_all_that_is_published_comes_a
     after = names[names.index("unlock friday.toml"):]
     assert "git commit-tree" in after and "write friday.html" in after and "write games.json" in after
     changed = git(repo, "show", "--name-only", "--format=%s", "HEAD").split()  # one commit: the record and its site
-    assert changed[0] == "mogul/friday:" and {"mogul/friday.toml", "site/mogul/friday.html", "site/index.html"} <= set(changed)
+    assert changed[0] == "mogul/friday:" and {"mogul/friday.toml", f"site/{href('mogul', 'friday')}", "site/index.html"} <= set(changed)
     assert not (games / ".publish" / "friday").exists()  # all done: the mark is cleared
 
 
@@ -124,5 +125,5 @@ def test_a_mark_left_by_an_earlier_judge_is_caught_up_by_tick(tmp_path):
     (games / ".friday.archive-pending").write_text("")  # as a judge before the publishing step left it
     code, out, err = judge("tick", "--config", config)
     assert code == 0 and not err, err
-    assert git(repo, "ls-files").split()[0] == "mogul/friday.toml" and (repo / "site" / "mogul" / "friday.html").is_file()
+    assert git(repo, "ls-files").split()[0] == "mogul/friday.toml" and site_file(repo / "site", "mogul", "friday").is_file()
     assert not (games / ".friday.archive-pending").exists()

@@ -12,6 +12,7 @@ import pytest
 
 from judge.engine import ruleset
 from judge.site import build, pages, sources
+from archivekit import site_file
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -95,7 +96,7 @@ def test_a_game_page_steps_with_the_buttons_and_the_arrow_keys(browser, site, ga
     record = records(games_dir)["mogul"]
     last = record["move"]
     texts = {r["move"]: r["text"] for r in pages.reports(record)}
-    browser.get((site / "mogul" / "mogul.html").as_uri())
+    browser.get(site_file(site, "mogul", "mogul").as_uri())
     assert shown(browser, last) == [last] and report_on_screen(browser) == texts[last]  # the game as it ends
     browser.find_element(By.CSS_SELECTOR, "#replay a.prev").click()
     assert shown(browser, last - 1) == [last - 1] and browser.current_url.endswith(f"#move={last - 1}")
@@ -121,7 +122,7 @@ def test_a_game_page_steps_with_the_buttons_and_the_arrow_keys(browser, site, ga
     # load of the page: Chromium allows no more than 200 changes of the address in 10 seconds)
     moves = list(texts)
     for at in range(0, len(moves), 150):
-        browser.get((site / "mogul" / "mogul.html").as_uri())
+        browser.get(site_file(site, "mogul", "mogul").as_uri())
         got = browser.execute_async_script("""
             const [moves, done] = arguments, out = {}, pre = document.querySelector('.replay pre');
             (async () => {
@@ -138,7 +139,7 @@ def test_a_game_page_steps_with_the_buttons_and_the_arrow_keys(browser, site, ga
 def test_a_link_to_a_move_opens_it(browser, site):
     from selenium.webdriver.common.by import By
 
-    browser.get((site / "rumors" / "running.html").as_uri() + "#move=17")
+    browser.get(site_file(site, "rumors", "running").as_uri() + "#move=17")
     assert shown(browser, 17) == [17]
     report = browser.find_element(By.CSS_SELECTOR, "#replay pre").text
     assert "public report, move 17" in report
@@ -150,7 +151,7 @@ def test_the_charts_draw_a_series_a_player_and_company_with_a_point_a_move(brows
     from selenium.webdriver.common.by import By
 
     for name, record in records(games_dir).items():
-        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        browser.get(site_file(site, record["ruleset"], name).as_uri())
         charts = browser.find_elements(By.CSS_SELECTOR, "#charts svg.chart:not(.bars)")
         companies = {c for row in record["moves"] for c, _ in row["prices"]}
         scores = any(row["scores"] for row in record["moves"])
@@ -172,14 +173,14 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
     keep = os.environ.get("JUDGE_SCREENSHOTS") == "1"
     browser.set_window_size(760, 600)
     for rs in ruleset.every():
-        browser.get((site / rs.name / f"{rs.name}.html").as_uri() + "#move=20")
+        browser.get(site_file(site, rs.name, rs.name).as_uri() + "#move=20")
         browser.execute_script("window.scrollTo(0, 0)")  # the page's head above the report
         path = (SCREENSHOTS if keep else tmp_path) / f"{rs.name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(path)) and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     browser.set_window_size(360, 640)
     try:
-        browser.get((site / "stock-round" / "stock-round.html").as_uri() + "#charts")
+        browser.get(site_file(site, "stock-round", "stock-round").as_uri() + "#charts")
         path = (SCREENSHOTS if keep else tmp_path) / "phone.png"
         assert browser.save_screenshot(str(path))
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")

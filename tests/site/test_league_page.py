@@ -15,7 +15,7 @@ from judge.mail import mailgame
 from judge.site import build
 from judge.store import gamefile
 
-from archivekit import archived_site, ends_in
+from archivekit import archived_site, ends_in, href, site_file
 from registry import new_game
 
 
@@ -83,7 +83,7 @@ def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it
     for _ in range(5):  # a change of a running game: the league page is not touched
         assert judge("order", games / "two.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
         assert (page.read_text(), page.stat().st_mtime_ns, data.read_text(), data.stat().st_mtime_ns) == before
-    assert "mogul/two.html" in (site / "index.html").read_text()
+    assert href("mogul", "two") in (site / "index.html").read_text()
     # the change that ends it adds it to the kept league: still nothing recomputed
     assert judge("order", games / "two.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
     assert gamefile.load(games / "two.toml").is_over() and rest == []
@@ -108,5 +108,5 @@ def test_a_site_of_an_earlier_judge_is_rebuilt_from_the_archive_with_the_next_ch
     assert html.fragment(index.from_source(repo)[0]) in (site / "league.html").read_text()
     assert "1 finished game<" in (site / "league.html").read_text()
     index_page = (site / "index.html").read_text()
-    assert "mogul/one.html" in index_page and "mogul/two.html" in index_page
-    assert (site / "mogul" / "one.html").is_file()
+    assert href("mogul", "one") in index_page and href("mogul", "two") in index_page
+    assert site_file(site, "mogul", "one").is_file()

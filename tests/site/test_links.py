@@ -17,6 +17,7 @@ from judge.store import gamefile
 from archivekit import archived_site, ends_in
 from mailkit import flat
 from registry import new_game
+from archivekit import site_file
 
 
 def judge(*args):
@@ -95,4 +96,4 @@ def test_the_archives_site_never_writes_through_a_link(tmp_path):
     assert os.listdir(elsewhere) == [] and (games / ".publish" / "friday").exists()  # kept for the next try
     (site / "mogul").unlink()
     assert judge("order", games / "friday.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
-    assert (site / "mogul" / "friday.html").is_file() and not (games / ".publish" / "friday").exists()
+    assert site_file(site, "mogul", "friday").is_file() and not (games / ".publish" / "friday").exists()

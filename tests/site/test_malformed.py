@@ -24,7 +24,7 @@ from judge.cli import app
 from judge.engine import bots
 from judge.record import public
 
-from archivekit import template
+from archivekit import href, site_file, template
 from mailkit import flat
 from registry import new_game
 
@@ -106,10 +106,10 @@ def check(folder: Path, out: Path, bad: Path, where: tuple):
     code, said, err = run("site", folder, out)
     assert code == 0, err
     for name in ("done", "running"):
-        assert (out / "mogul" / f"{name}.html").is_file()
+        assert site_file(out, "mogul", name).is_file()
     index = (out / "index.html").read_text()
-    assert "mogul/done.html" in index and "mogul/running.html" in index
-    if not (out / "mogul" / "bad.html").is_file():  # skipped: one warning naming the file and the field
+    assert href("mogul", "done") in index and href("mogul", "running") in index
+    if not site_file(out, "mogul", "bad").is_file():  # skipped: one warning naming the file and the field
         warned = [w for w in flat(err).splitlines() if str(bad) in w]
         assert len(warned) == 1, err
         assert not where or str(where[0]) in warned[0], (where, warned)  # the top field, or a field below it

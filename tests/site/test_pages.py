@@ -8,10 +8,11 @@ import json
 import re
 
 from judge.site import build, pages, replay, sources
+from archivekit import site_file
 
 
 def page_of(out, record) -> str:
-    return (out / record["ruleset"] / f"{record['game']}.html").read_text()
+    return site_file(out, record["ruleset"], record["game"]).read_text()
 
 
 def test_the_changes_rebuild_every_report_and_cost_a_fraction_of_them(games_dir, tmp_path):
