@@ -61,7 +61,7 @@ def make(root: Path, n: int, copies: Copies) -> dict:
     from judge.league import index
     from judge.mail import mailgame
     from judge.mail.outbox import open_outbox
-    from judge.site import build, league, listing
+    from judge.site import build, league, listing, pages
     from judge.store import config as configs, gamefile
 
     (root / "games").mkdir(parents=True)
@@ -74,15 +74,15 @@ def make(root: Path, n: int, copies: Copies) -> dict:
     (template / "mogul").mkdir(parents=True)
     (template / "mogul" / "template.toml").write_text(copies.text)
     build.build(template / "mogul" / "template.toml", template / "site")
-    files = {p.relative_to(template / "site"): p.read_text() for p in (template / "site" / "mogul").glob("*")}
+    files = {p.suffix: p.read_text() for p in (template / "site" / "mogul").rglob("*") if p.is_file()}
     summary = json.dumps(json.loads((template / "site" / "games.json").read_text())["recent"][0])
     site = repo / "site"
     write = build.Writer(site)
     shown = listing.Listing(site, write)
     for i in range(n):
-        renamed = copies.names(i)
-        for rel, text in files.items():
-            path = site / "mogul" / _renamed(rel.name, renamed)
+        renamed = {pages.base("mogul", "template"): pages.base("mogul", f"g{i:05d}"), **copies.names(i)}
+        for ending, text in files.items():
+            path = site / f"{pages.base('mogul', f'g{i:05d}')}{ending}"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(_renamed(text, renamed))
         shown.put(json.loads(_renamed(summary, renamed)))
