@@ -20,6 +20,10 @@
 4. `judge simulate` games per second (sensible bots, whole command); with `--against DIR` (say
    `git worktree add DIR COMMIT`), also how much faster than that checkout, as paired ratios
    of CPU time, and whether both print the same summaries.
+5. Game pages (`--only pages`): the size of the page of each ruleset's longest bot game found,
+   and of its parts (the reports' changes, the move list, the charts). Target: at most 1 MB.
+
+The archive at 10 to 10,000 games (issue 33) is bench/archive.py.
 
 The game files are bot games: `judge play RULESET --bots random --moves N --save FILE` builds
 the same kind of file by hand.
@@ -120,6 +124,12 @@ def long_games(rs) -> list[tuple[int, tuple]]:
         if len(found) >= SEARCH_GAMES:
             break
     return sorted(found, key=lambda f: -f[0])
+
+
+def longest(name: str) -> Game:
+    """The longest bot game found of ruleset `name`, played to its end."""
+    rs = ruleset.get(name)
+    return play(rs, long_games(rs)[0][1])
 
 
 def running_game(rs, games, n: int) -> Game:
@@ -243,9 +253,8 @@ def engine(runs: int, names: list[str]) -> None:
     print("| ruleset | players | options | orders | replay us/order | submit us/order |")
     print("|---|---|---|---|---|---|")
     for name in names:
-        rs = ruleset.get(name)
-        _, config = long_games(rs)[0]
-        game = play(rs, config)
+        game = longest(name)
+        rs = game.ruleset
         replay = best_of(runs, game.replay) / len(game.log)
 
         def submit_all():
@@ -328,6 +337,35 @@ def site(runs: int, names: list[str]) -> None:
     print(f"\nWorst median per-change rebuild: {worst:.2f}x one judge show (target <= 3)")
 
 
+# ---- pages ---------------------------------------------------------------------------------
+def page_sizes(names: list[str]) -> None:
+    """The size of the page of each ruleset's longest bot game found, and of its parts."""
+    import re
+
+    from judge.record import public
+    from judge.site import build as site_build, pages
+
+    print("\n## Game pages: the longest bot game found of each ruleset (uncompressed bytes)\n")
+    print("| ruleset | logged orders | moves | page | reports (JSON of changes) | move list | charts and their numbers | gzip |")
+    print("|---|---|---|---|---|---|---|---|")
+    import gzip
+
+    for name in names:
+        game = longest(name)
+        record = public.build(game, "longest")
+        page = pages.game_page(record, site_build.audit(record))
+
+        def part(pattern):
+            found = re.search(pattern, page, re.S)
+            return len(found[0].encode()) if found else 0
+        size = len(page.encode())
+        print(f"| {name} | {len(game.log)} | {game.move} | {size / 1e6:.2f} MB | "
+              f"{part(r'<script type=.application/json. id=.reports.>.*?</script>') / 1e3:.0f} kB | "
+              f"{part(r'<section id=.moves.>.*?</section>') / 1e3:.0f} kB | "
+              f"{part(r'<section id=.charts.>.*?</section>') / 1e3:.0f} kB | {len(gzip.compress(page.encode())) / 1e3:.0f} kB |",
+              flush=True)
+
+
 # ---- simulate ------------------------------------------------------------------------------
 def simulate(games: int, names: list[str], against: str = "", pairs: int = 3) -> None:
     """Games per second; with `against` (another checkout of the judge, run with the same
@@ -385,7 +423,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=11, help="pairs per command")
     ap.add_argument("--games", type=int, default=100, help="games per ruleset for simulate")
     ap.add_argument("--lengths", default="100,1000,5000", help="logged orders of the game files")
-    ap.add_argument("--only", default="cli,engine,site,simulate")
+    ap.add_argument("--only", default="cli,engine,site,simulate,pages")
     ap.add_argument("--rulesets", default=",".join(rs.name for rs in ruleset.every()))
     ap.add_argument("--against", default="", help="another checkout: simulate compared with it (paired CPU time)")
     args = ap.parse_args()
@@ -400,6 +438,8 @@ def main() -> None:
         site(args.runs, names)
     if "simulate" in only:
         simulate(args.games, names, args.against)
+    if "pages" in only:
+        page_sizes(names)
 
 
 if __name__ == "__main__":

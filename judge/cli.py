@@ -399,7 +399,7 @@ def league(
     from public records alone (docs/league.md)."""
     from datetime import date
 
-    from judge.league import records, table
+    from judge.league import index, records, table
 
     if as_json and as_csv:
         raise UsageError("give --json or --csv, not both")
@@ -413,11 +413,17 @@ def league(
     cfg = _site(config)
     if source is None and cfg is None:
         raise UsageError("name the games directory, archive or record (or give --config judge.toml)")
-    sections, warnings = table.from_source(source or records.site_source(cfg), cfg.aliases if cfg else None,
-                                           ruleset, since)
+    sections, excluded, unaudited, warnings = index.read_league(source or records.site_source(cfg),
+                                                                cfg.aliases if cfg else None, ruleset, since)
     for warning in warnings:
         _say(f"judge: {warning}", err=True)
-    typer.echo(table.as_json(sections) if as_json else table.as_csv(sections) if as_csv else table.text(sections),
+    if as_json:
+        return typer.echo(table.as_json(sections, excluded, unaudited), nl=False)
+    if as_csv:  # (a table of players: the games left out are told on standard error)
+        for note in table.left_out(excluded, unaudited).splitlines():
+            _say(f"judge: {note.strip()}", err=True)
+        return typer.echo(table.as_csv(sections), nl=False)
+    typer.echo(table.text(sections) + ("\n" + table.left_out(excluded, unaudited) if excluded or unaudited else ""),
                nl=False)
 
 

@@ -4,15 +4,17 @@
     with Change(path, cfg, box, now=now) as change:
         change.game.submit(...)            # or: change.game = other_game
         change.notices.append("...")       # told to everyone, with their reports
-    # saved here, with the mail it causes, then archived and journalled
+    # saved here, with the mail it causes; the lock left; then published
 
 On entering: the game's lock, the game file loaded, and for a mail game (a configuration
 given) everyone's report as it stands. On leaving without an exception: the game saved
 together with its mail (the outbox's transaction, judge/mail/outbox.py: reports to everyone
-whose report changed, the notices, and `mails` added by the caller), the public record
-archived when the configuration names an [archive], and a journal line for a mail game. An
-exception leaves the file, the outbox and the archive as they were. `discard()` leaves
-without saving (a refusal, a duplicate message).
+whose report changed, the notices, and `mails` added by the caller) and a journal line for a
+mail game, under the lock; the mails are sent once it is left. With a configuration the save also marks the game to be published
+(judge/publish/marks.py), and once the lock is left the publishing step runs (the archive, the
+league's index, the site: judge/publish/step.py), for this game and for any other of its
+directory a killed judge left marked; its warning is `warning`. An exception leaves the file
+and the outbox as they were. `discard()` leaves without saving (a refusal, a duplicate message).
 
 Without a configuration a change touches the game file alone, mail game or not (a mail
 game's deadline starts anew in it as by mail; nothing is mailed).
@@ -48,10 +50,11 @@ class Change:
         self.restart = False  # the deadline starts anew although the move did not change
         self.reports = reports  # mail the reports that changed (a mail game with a configuration)
         self.sent: list | None = None  # the mails the change puts in the outbox (`ready`)
-        self.warning = ""  # the archive's, when it could not commit
+        self.warning = ""  # the publishing step's, when something could not be published
         self.box_down = ""  # why the mails of the change wait in the outbox (an outbox opened here)
         self._keep = True
         self._lock = None
+        self._opened = None  # an outbox the change opened itself, to send once the lock is left
 
     # ---- entering ---------------------------------------------------------------------
     def __enter__(self) -> "Change":
@@ -113,12 +116,33 @@ class Change:
         try:
             if kind is None and self._keep:
                 self._commit(partial(gamefile.save, self.game, self.path))
-            elif self.cfg is not None and self.cfg.archive is not None:  # discarded or refused:
-                from judge.record import archive  # the commit a killed judge left undone, if any
-
-                self.warning = archive.catch_up(self.cfg.archive, self.path, self.now)
         finally:
             self._lock.__exit__(None, None, None)
+            self._send()
+            self.publish()
+
+    def _send(self) -> None:
+        """Outside the lock: send the mails of an outbox the change opened itself (the shell's
+        commands; the gateway and tick send theirs once all their changes are made)."""
+        box, self._opened = self._opened, None
+        if box is None:
+            return
+        from judge.engine.errors import MailError
+
+        try:
+            box.flush()
+        except MailError as e:  # the mails wait in the outbox for the next judge mail or tick
+            self.box_down = str(e)
+        finally:
+            box.close()
+
+    def publish(self) -> None:
+        """Outside the lock: what is published from this game (and what a killed judge left
+        to publish in its directory), when the change has a configuration."""
+        if self.cfg is not None:
+            from judge.publish import step
+
+            self.warning = step.after(self.cfg, self.path, self.now) or self.warning
 
     @property
     def mail(self):
@@ -141,48 +165,39 @@ class Change:
             from judge.mail.outbox import open_outbox
 
             box, opened = open_outbox(self.cfg), True
-        if self.cfg is not None and self.cfg.archive is not None:
-            from judge.record import archive
+        if self.cfg is not None:  # the save marks the game to be published (judge/publish/)
+            from judge.publish import marks
 
-            archive.mark(self.path)  # until committed: a judge killed in between is caught up
+            write = marks.marking(self.path, self.now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), write)
         try:
             if box is None:
                 write()
             else:  # the change and its mails are one transaction
                 box.commit(self.name, game, mails, write)
-            if self.cfg is not None and self.cfg.archive is not None:
-                from judge.record import archive
-
-                self.warning = archive.keep(self.cfg.archive, game, self.path, self.now)
-                if self.cfg.site is not None:  # the static site, rebuilt for this game (judge/site)
-                    from judge.site import build as site
-
-                    self.warning = site.update(self.cfg.site, game, self.path, self.cfg.archive, self.now,
-                                               self.cfg.aliases) or self.warning
             outcome = self.outcome or "; ".join(self.notices) or self._logged()
             if mail is not None and (outcome or self.journal):
                 from judge.mail.journal import journal_path, record
 
                 record(journal_path(self.path), self.now, sender=self.sender, **{"outcome": outcome, **self.journal})
-            if opened:
-                from judge.engine.errors import MailError
-
-                try:
-                    box.flush()
-                except MailError as e:  # the mails wait in the outbox for the next judge mail or tick
-                    self.box_down = str(e)
-        finally:
+        except BaseException:
             if opened:
                 box.close()
+            raise
+        if opened:
+            self._opened = box  # sent once the lock is left
 
 
 def create(path, game, cfg=None, box=None, mails=(), now: datetime | None = None) -> str:
-    """A new game's file, written only if none exists, with its welcome mails; archived.
-    Returns the archive's warning, or ""."""
+    """A new game's file, written only if none exists, with its welcome mails; published.
+    Returns the publishing step's warning, or ""."""
     change = Change(path, cfg, box, now=now)
     change.game, change.mails, change.start_move, change.logged_before = game, list(mails), game.move, 0
     change.reports = False
-    change._commit(partial(gamefile.create, game, change.path))
+    try:
+        change._commit(partial(gamefile.create, game, change.path))
+    finally:
+        change._send()
+        change.publish()
     return change.warning
 
 

@@ -35,6 +35,10 @@ def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
         error.__cause__ = e
         found.append(error)
 
+    try:
+        done += publish(cfg, now)
+    except (HostError, OSError) as e:
+        host_problem("publishing", e)
     for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
@@ -63,6 +67,22 @@ def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
         if problems is None:
             raise found[0]
         problems.append(found[0])
+    return done
+
+
+def publish(cfg, now: datetime) -> list[str]:
+    """What a judge killed while publishing left undone (judge/publish/), and the league's index
+    when the site has none yet (computed once, here: never under a game's lock)."""
+    from judge.league import index, records
+    from judge.publish import step
+
+    done = [f"judge: warning: {w}" for w in step.pending(cfg, now)]
+    source = records.site_source(cfg)
+    if index.Index(source).kept() is None:
+        try:
+            index.league_of(source, cfg.aliases)
+        except (JudgeError, OSError) as e:
+            done.append(f"judge: warning: the league's index of {source} was not made ({e})")
     return done
 
 

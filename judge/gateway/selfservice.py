@@ -100,12 +100,19 @@ def _rules(run, player, args):
 
 
 def _league(run, player, args):
-    """The league of this game's ruleset (docs/league.md), from the site's archive or games."""
-    from judge.league import records, table
+    """The league of this game's ruleset (docs/league.md), as the index of the site's archive
+    (or games) keeps it: no record is read (judge/league/index.py)."""
+    from judge.league import index, records, table
 
     _nothing_after("league", args)
-    sections, _ = table.from_source(records.site_source(run.cfg), run.cfg.aliases, run.game.ruleset.name)
-    run.answers.append(table.text(sections))
+    kept = index.kept_for(records.site_source(run.cfg), run.cfg.aliases)
+    if kept is None:
+        return run.answers.append("The league is not computed yet: the next judge tick computes it.")
+    rs = run.game.ruleset.name
+    excluded = [n for n in kept.excluded if n["ruleset"] == rs]
+    run.answers.append(table.text(kept.sections(rs)) + (f"{len(excluded)} finished game{'s' if len(excluded) != 1 else ''}"
+                       " left out: judge audit fails on their records (the site's league page says why).\n"
+                       if excluded else ""))
 
 
 def _move_arg(run, args, verb: str, default: int) -> int:

@@ -8,7 +8,8 @@ from judge.engine.errors import UsageError
 def check(source, players: list[str], minimum: float, aliases: dict | None = None) -> list[str]:
     """Refuse (UsageError naming each) the players whose reliability is below `minimum`; return
     a note for each player the records do not know yet (they are admitted)."""
-    from judge.league.table import ALL, Names, from_source
+    from judge.league.index import from_source
+    from judge.league.table import ALL, Names
 
     if not 0 <= minimum <= 1:
         raise UsageError("--min-reliability is a share from 0 to 1, such as 0.8")

@@ -9,12 +9,12 @@ from judge.league.table import ALL, Section, figures, share
 
 
 def fragment(sections: list[Section]) -> str:
-    if not any(s.games for s in sections):
+    if not any(s.count for s in sections):
         return '<section class="league"><p>No finished games yet.</p></section>\n'
     out = []
     for s in sections:
         title = "All rulesets" if s.ruleset == ALL else escape(s.ruleset)
-        count = f"{len(s.games)} finished game{'s' if len(s.games) != 1 else ''}{escape(s.span)}"
+        count = f"{s.count} finished game{'s' if s.count != 1 else ''}{escape(s.span)}"
         out.append(f'<section class="league" id="league-{escape(s.ruleset)}">\n<h2>{title}</h2>\n<p>{count}</p>\n'
                    "<table>\n<thead><tr><th>#</th><th>player</th><th>rating</th><th>skill ± sigma</th><th>games</th>"
                    "<th>wins</th><th>on time</th><th>missed</th><th>resigned</th><th>abandoned</th></tr></thead>\n<tbody>")

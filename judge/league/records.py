@@ -10,7 +10,7 @@ standings (from the record's own [game_file], no replay), who held each seat whe
 deadlines, resignations, the end's time) where the record has them."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.engine import standing
@@ -81,65 +81,109 @@ def ordered(games: list[Finished]) -> list[Finished]:
     return sorted(games, key=lambda f: (f.ended, f.ruleset, f.game))
 
 
-def of_records(records: list[dict]) -> tuple[dict[str, Finished], list[str]]:
-    """The finished games among public records already read (a site's), by "RULESET/GAME",
-    and a warning for each one left out."""
-    found, warnings = {}, []
-    for record in records:
-        if record.get("complete"):
-            where = f"{record.get('ruleset')}/{record.get('game')}"
-            try:
-                found[where] = finished(record, where)
-            except GameFileError as e:
-                warnings.append(f"left out of the league: {e}")
-    return found, warnings
-
-
-def as_data(game: Finished) -> dict:
-    """A finished game as JSON data (what a site keeps of it for its league page)."""
-    return asdict(game)
-
-
-def from_data(data: dict) -> Finished:
-    """The finished game `as_data` wrote (GameFileError for data it did not write)."""
-    try:
-        return Finished(str(data["ruleset"]), str(data["game"]), str(data["ended"]), bool(data["agreed"]),
-                        {str(s): int(r) for s, r in data["ranks"].items()},
-                        {str(s): [(int(m), str(p)) for m, p in spans] for s, spans in data["spans"].items()},
-                        [(int(m), str(s)) for m, s in data["orders"]],
-                        [(int(m), str(s), str(p)) for m, s, p in data["missed"]],
-                        [(int(m), str(s), str(p)) for m, s, p in data["resigned"]],
-                        None if data.get("deadlines") is None else bool(data["deadlines"]))
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise GameFileError(f"not a finished game's league data ({type(e).__name__} {e})") from None
-
-
 def read(path: Path) -> tuple[object, "Finished | None"]:
     """(what tells the game from others: its commitment, the finished game in `path`), `path`
     a public record or a game file; None for a game still running or a TOML file that is
     neither (such as judge.toml). A game file is read as it is (its [league] facts are those
     its record would show), not made into a record first: no replay."""
-    from judge.record import conduct, public
     from judge.store import gamefile
 
-    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
-    if data.get("record") == public.KIND:
+    key, _, game = examine(path, gamefile.read_bytes(path))
+    return key, game
+
+
+def examine(path: Path, raw: bytes) -> tuple[object, object, "Finished | None"]:
+    """`read` of the file's bytes `raw`, with the game itself: (its key, the finished `Game`
+    for an audit or None, the `Finished` or None). GameFileError for a file that cannot be
+    read."""
+    from judge.record import public, shape
+    from judge.store import gamefile
+
+    data = fast_record(raw) or gamefile.parse_toml(raw, str(path))
+    if public.is_record(data):
+        shape.check(data, str(path), shape.LEAGUE)
         key = data.get("commitment") or (data.get("ruleset"), data.get("game"))
-        return key, finished(data, str(path)) if data.get("complete") else None
+        if not data.get("complete"):
+            return key, None, None
+        game = _read(lambda: public.finished_game(data, str(path)), path, "game_file")
+        return key, game, _read(lambda: finished(data, str(path), game), path, "game_file or its league")
     if "state" not in data or "ruleset" not in data:
-        return None, None
+        return None, None, None
     from judge.engine.game import Game
 
-    game = Game.from_dict(data, str(path))
+    game = _read(lambda: Game.from_dict(data, str(path)), path, "game file")
     key = game.commitment or (game.ruleset.name, path.stem)
-    return key, of_game(game, path.stem, conduct.public(game), str(path)) if game.is_over() else None
+    if not _read(game.is_over, path, "state"):
+        return key, None, None
+    return key, game, _read(lambda: of_game_file(game, path.stem, str(path)), path, "state or its league")
 
 
-def finished(record: dict, where: str) -> Finished:
-    """What the league reads of a finished record (GameFileError for one it cannot use)."""
+def _read(read, path: Path, what: str):
+    """`read()`, with what the engine raises on a file edited into nonsense (a TypeError deep in
+    a ruleset, say) made a GameFileError naming the file and the part it could not read."""
+    try:
+        return read()
+    except GameFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a record or game file edited by hand: named, skipped
+        raise GameFileError(f"{path}: the {what} cannot be read ({type(e).__name__}: {e})") from None
+
+
+def of_game_file(game, name: str, where: str) -> Finished:
+    """What the league reads of a finished game file called `name` (its [league] facts are
+    those its record would show)."""
+    from judge.record import conduct
+
+    return of_game(game, name, conduct.public(game), where)
+
+
+def fast_record(raw: bytes) -> dict | None:
+    """A finished public record as the judge writes it, read without its `[[moves]]` (the
+    league never needs them, and they are most of the file) and with both copies of the log
+    kept as text (judge/engine/orderlog.py); None for any other file (then read whole)."""
+    import tomllib
+
+    from judge.engine.orderlog import Log
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith('record = "public record of a judge game"\n'):
+        return None
+    moves, body = text.find("\n[[moves]]\n"), text.rfind("\n[game_file]\n")
+    at = text.rfind(_GAME_LOG)
+    start = text.find(_LOG, 0, moves)
+    end = text.find("\n]\n", start) if start >= 0 else -1
+    if not 0 < start < end < moves < body < at or not text.endswith("\n]\n"):
+        return None
+    shown, kept = Log.from_lines(text[start + len(_LOG):end + 1]), Log.from_lines(text[at + len(_GAME_LOG):-2])
+    if shown is None or kept is None:
+        return None
+    view = text.find("\n[view]\n", end, moves)  # the public view: the league needs none of it
+    after = min((k for k in (text.find(h, view, moves) for h in _AFTER_VIEW) if k > 0), default=moves)
+    head = text[end + 3:view + 1] + text[after + 1:moves + 1] if 0 < view < after else text[end + 3:moves + 1]
+    try:
+        data = tomllib.loads(text[:start + 1] + head)
+        data["game_file"] = tomllib.loads(text[body + 1:at + 1]).get("game_file")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
+    if "log" in data or not isinstance(data["game_file"], dict) or "log" in data["game_file"]:
+        return None
+    data["log"], data["game_file"]["log"] = list(shown), {"orders": kept}
+    return data
+
+
+_LOG, _GAME_LOG = "\nlog = [\n", "\n[game_file.log]\norders = [\n"
+_AFTER_VIEW = ("\n[[standings]]\n", "\n[[press]]\n", "\n[league]\n", "\n[league.")  # the tables that follow it
+
+
+def finished(record: dict, where: str, game=None) -> Finished:
+    """What the league reads of a finished record (GameFileError for one it cannot use);
+    `game`, the game inside it when the caller has read it already."""
     from judge.record import public
 
-    game = public.finished_game(record, where)
+    game = game or public.finished_game(record, where)
     return of_game(game, str(record.get("game", "")), record.get("league", {}), where)
 
 

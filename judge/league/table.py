@@ -12,9 +12,10 @@ import io
 import json
 from dataclasses import dataclass, field
 
-from judge.league import rating
-from judge.league.records import UNNAMED, Finished
-from judge.league.reliability import Conduct, of_game
+from judge.league import rating, rows
+from judge.league.records import UNNAMED
+from judge.league.reliability import Conduct
+from judge.league.rows import CONDUCT, GameRow
 
 ALL = "all"  # the section over every ruleset
 
@@ -31,15 +32,16 @@ class Row:
 @dataclass
 class Section:
     ruleset: str  # a ruleset's name, or ALL
-    games: list[Finished]
     rows: list[Row]  # best first
+    count: int = 0  # finished games counted
+    first: str = ""  # the first and last day a counted game ended ("" when none says)
+    last: str = ""
+    undated: int = 0  # counted games whose record does not say when they ended
 
     @property
     def span(self) -> str:
-        ends = [g.ended[:10] for g in self.games if g.ended]
-        undated = len(self.games) - len(ends)
-        return (f", ended {ends[0]}" + (f" to {ends[-1]}" if ends[-1] != ends[0] else "") if ends else "") + \
-            (f"{';' if ends else ','} {undated} without an end date" if undated else "")
+        dated = f", ended {self.first}" + (f" to {self.last}" if self.last != self.first else "") if self.first else ""
+        return dated + (f"{';' if dated else ','} {self.undated} without an end date" if self.undated else "")
 
 
 class Names:
@@ -53,11 +55,17 @@ class Names:
         name = self.aliases.get(name.lower(), name)
         return self.shown.setdefault(name.lower(), name)
 
+    def meet(self, game) -> None:
+        """Every player of `game`, in seat order (names are shown as first met)."""
+        for spans in game.spans.values():
+            for _, player in spans:
+                self(player)
 
-def placings(game: Finished, name) -> dict[str, int]:
-    """Each player's place in `game`: a seat's final rank goes to whoever held it at the end;
-    players who resigned come last, level with each other. A player met in two seats (by
-    aliases) keeps the better."""
+
+def placings(game, name) -> dict[str, int]:
+    """Each player's place in `game` (a `GameRow` or `Finished`): a seat's final rank goes to
+    whoever held it at the end; players who resigned come last, level with each other. A
+    player met in two seats (by aliases) keeps the better."""
     gone = {name(p) for _, _, p in game.resigned if p != UNNAMED}
     out: dict[str, int] = {}
     for seat, rank in game.ranks.items():
@@ -71,45 +79,83 @@ def placings(game: Finished, name) -> dict[str, int]:
     return out
 
 
-def section(ruleset: str, games: list[Finished], names: Names) -> Section:
-    rows: dict[str, Row] = {}
+class Tally:
+    """A section added up game by game, in order of their end: what the league keeps between
+    two finished games (judge/league/index.py) so that one more game costs one more update."""
 
-    def row(player: str) -> Row:
-        return rows.setdefault(player.lower(), Row(player))
+    def __init__(self, ruleset: str):
+        self.ruleset, self.count, self.first, self.last, self.undated = ruleset, 0, "", "", 0
+        self.rows: dict[str, Row] = {}
 
-    for game in games:
-        for player, conduct in of_game(game, names).items():
-            row(player).conduct.add(conduct)
+    def row(self, player: str) -> Row:
+        return self.rows.setdefault(player.lower(), Row(player))
+
+    def add(self, game: GameRow, names: Names) -> None:
+        self.count += 1
+        if game.ended:
+            self.first, self.last = self.first or game.ended[:10], game.ended[:10]
+        else:
+            self.undated += 1
+        for player, conduct in game.conducts().items():
+            if player != UNNAMED:
+                self.row(names(player)).conduct.add(conduct)
         places = placings(game, names)
         players = list(places)
+        resigned = {names(p).lower() for _, _, p in game.resigned}
         for player in players:
-            row(player).games += 1
-            row(player).wins += places[player] == 1 and player.lower() not in _resigned(game, names)
+            self.row(player).games += 1
+            self.row(player).wins += places[player] == 1 and player.lower() not in resigned
         if len(players) >= 2:
-            after = rating.rate([row(p).skill for p in players], [places[p] for p in players])
+            after = rating.rate([self.row(p).skill for p in players], [places[p] for p in players])
             for player, skill in zip(players, after):
-                row(player).skill = skill
-    ordered = sorted(rows.values(), key=lambda r: (-round(r.skill.rating, 6), -round(r.skill.mu, 6), -r.games,
-                                                   r.player.lower()))
-    return Section(ruleset, games, ordered)
+                self.row(player).skill = skill
+
+    def section(self) -> Section:
+        ordered = sorted(self.rows.values(), key=lambda r: (-round(r.skill.rating, 6), -round(r.skill.mu, 6),
+                                                            -r.games, r.player.lower()))
+        return Section(self.ruleset, ordered, self.count, self.first, self.last, self.undated)
+
+    def as_data(self) -> dict:
+        return {"ruleset": self.ruleset, "count": self.count, "first": self.first, "last": self.last,
+                "undated": self.undated,
+                "rows": [[r.player, r.skill.mu, r.skill.sigma, r.games, r.wins, *(getattr(r.conduct, f) for f in CONDUCT)]
+                         for r in self.rows.values()]}
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Tally":
+        tally = cls(str(data["ruleset"]))
+        tally.count, tally.first, tally.last = int(data["count"]), str(data["first"]), str(data["last"])
+        tally.undated = int(data["undated"])
+        for player, mu, sigma, games, wins, *conduct in data["rows"]:
+            tally.rows[str(player).lower()] = Row(str(player), rating.Skill(float(mu), float(sigma)), int(games),
+                                                  int(wins), Conduct(**dict(zip(CONDUCT, (int(x) for x in conduct), strict=True))))
+        return tally
 
 
-def _resigned(game: Finished, names: Names) -> set[str]:
-    return {names(p).lower() for _, _, p in game.resigned}
+def section(ruleset: str, games: list, names: Names) -> Section:
+    tally = Tally(ruleset)
+    for game in games:
+        tally.add(as_row(game), names)
+    return tally.section()
 
 
-def league(games: list[Finished], aliases: dict | None = None, ruleset: str | None = None,
+def as_row(game) -> GameRow:
+    """A `GameRow` as it is; a `Finished` made into one."""
+    return game if isinstance(game, GameRow) else rows.of(game)
+
+
+def league(games: list, aliases: dict | None = None, ruleset: str | None = None,
            since: str | None = None) -> list[Section]:
     """One section per ruleset (by name), then one over all of them when there are several;
-    only `ruleset`'s with it. `since`: games that ended that day or later (a game whose record
-    does not say when it ended is left out then)."""
+    only `ruleset`'s with it. `games`: `GameRow`s (or `Finished`) in order of their end, each
+    counted. `since`: games that ended that day or later (a game whose record does not say
+    when it ended is left out then)."""
+    games = [as_row(g) for g in games]
     if since:
         games = [g for g in games if g.ended and g.ended[:10] >= since]
     names = Names(aliases)
     for game in games:  # names shown as first met, in order of the games' end
-        for spans in game.spans.values():
-            for _, player in spans:
-                names(player)
+        names.meet(game)
     rulesets = sorted({g.ruleset for g in games} if ruleset is None else {ruleset})
     out = [section(rs, [g for g in games if g.ruleset == rs], names) for rs in rulesets]
     if ruleset is None and len(out) > 1:
@@ -129,12 +175,12 @@ HEADER = (f"  {'#':>3}  {'player':<20} {'rating':>7}  {'skill ± sigma':>14}  {'
 
 def text(sections: list[Section]) -> str:
     """The league as text tables, one a section."""
-    if not sections or not any(s.games for s in sections):
+    if not sections or not any(s.count for s in sections):
         return "No finished games.\n"
     out = []
     for s in sections:
         title = "all rulesets" if s.ruleset == ALL else s.ruleset
-        out.append(f"League: {title} ({len(s.games)} finished game{'s' if len(s.games) != 1 else ''}{s.span})")
+        out.append(f"League: {title} ({s.count} finished game{'s' if s.count != 1 else ''}{s.span})")
         out.append(HEADER)
         for i, r in enumerate(s.rows, 1):
             c = r.conduct
@@ -154,10 +200,27 @@ def figures(rank: int, r: Row) -> dict:
             "reliability": None if c.reliability is None else round(c.reliability, 4), "missed": c.missed, "resigned": c.resigned, "abandoned": c.abandoned}
 
 
-def as_json(sections: list[Section]) -> str:
-    return json.dumps({"league": [{"ruleset": s.ruleset, "games": len(s.games),
+def left_out(excluded: list[dict], unaudited: list[dict]) -> str:
+    """The finished games the league leaves out because `judge audit` fails on them (and why),
+    and those it counts without an audit (judge/league/index.py `noted`); "" when none."""
+    out = []
+    if excluded:
+        out.append(f"Left out, judge audit fails ({len(excluded)} game{'s' if len(excluded) != 1 else ''}):")
+        out += [f"  {n['game']}: {n['why']}" for n in excluded]
+    if unaudited:
+        out.append(f"Counted without an audit ({len(unaudited)} game{'s' if len(unaudited) != 1 else ''} made before "
+                   "the judge committed to a seed: nothing to check them against):")
+        out += [f"  {n['game']}" for n in unaudited]
+    return "\n".join(out) + "\n" if out else ""
+
+
+def as_json(sections: list[Section], excluded: list[dict] = (), unaudited: list[dict] = ()) -> str:
+    return json.dumps({"league": [{"ruleset": s.ruleset, "games": s.count,
                                    "players": [figures(i, r) for i, r in enumerate(s.rows, 1)]}
-                                  for s in sections]}, indent=2, ensure_ascii=False) + "\n"
+                                  for s in sections],
+                       "left_out": [{"game": n["game"], "why": n["why"]} for n in excluded],
+                       "not_audited": [{"game": n["game"], "why": n["why"]} for n in unaudited]},
+                      indent=2, ensure_ascii=False) + "\n"
 
 
 def as_csv(sections: list[Section]) -> str:
@@ -171,18 +234,3 @@ def as_csv(sections: list[Section]) -> str:
             writer.writerow({"ruleset": s.ruleset, **row, "reliability": "" if row["reliability"] is None
                              else row["reliability"]})
     return out.getvalue()
-
-
-def from_source(source, aliases: dict | None = None, ruleset: str | None = None,
-                since: str | None = None) -> tuple[list[Section], list[str]]:
-    """The league of the finished games in `source`, and the files passed over."""
-    from judge.league.records import gather
-
-    games, warnings = gather(source)
-    if since:  # never silently: the games --since cannot place
-        undated = [f"{g.ruleset}/{g.game}" for g in games if not g.ended and (ruleset is None or g.ruleset == ruleset)]
-        if undated:
-            warnings.append(f"--since left out {len(undated)} finished game{'s' if len(undated) != 1 else ''} whose "
-                            "record does not say when it ended (ended under a judge that did not keep the date): "
-                            + ", ".join(undated[:10]) + (f" and {len(undated) - 10} more" if len(undated) > 10 else ""))
-    return league(games, aliases, ruleset, since), warnings

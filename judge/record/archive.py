@@ -2,15 +2,11 @@
 git command-line tool. The record lies at RULESET/GAME.toml in the repository; each commit's
 message names the move and what the public saw (`mogul/friday: move 31, alice bids (pot 3)`).
 
-`keep` is what the judge calls after every save: a failure to commit never loses or blocks
-the game. It is logged beside the game file (GAME.archive.log) and the next change commits
-the whole record again, with a message covering everything since the last commit.
-
-A judge killed between the save and the commit leaves the archive one change behind: `mark`
-(called before the save) leaves a file .GAME.archive-pending beside the game file until the
-commit is made, and the next command on the game (any change, even one that changes nothing,
-such as a refused message or a tick with nothing to do; or `judge archive`) commits the
-record then (`catch_up`). A temporary file the killed write left in the archive is removed.
+`commit` is what the publishing step after a change calls (judge/publish/): it never runs
+under the game's lock, and a judge killed before it is finished by the next command or tick
+(the publishing step's mark). A temporary file a killed write left in the archive is removed
+under the repository's lock. `commit_files` commits other files written into the repository
+(the site's, when it lies inside it).
 """
 from __future__ import annotations
 
@@ -26,7 +22,8 @@ from pathlib import Path
 
 from judge.record import corrections, public as record
 from judge.store import gamefile
-from judge.engine.errors import ArchiveError, JudgeError
+from judge.store.steps import step
+from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
@@ -34,6 +31,7 @@ MAX_SUBJECT = 200
 
 
 def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    step(f"git {next(a for a in args if not a.startswith('-') and '=' not in a)}")
     try:
         done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT)
     except FileNotFoundError:
@@ -47,84 +45,60 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def commit(game, name: str, repo) -> str:
-    """Write the public record of `game` into `repo` and commit it. Return the commit's
-    message, or "" when the record is as committed already. Raise ArchiveError."""
+def write(game, name: str, repo) -> tuple[str, Path, dict]:
+    """Write the public record of `game` into `repo` (RULESET/GAME.toml): (the message of its
+    commit, "" when the repository holds this record already; its path; the record). Raise
+    ArchiveError."""
     repo = Path(repo)
     if not repo.is_dir():
         raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
     where = f"{game.ruleset.name}/{name}.toml"
+    path = repo / where
     with _repo_lock(repo):
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
         previous = _read(old)
         built = record.build(game, name, previous=previous)
         new = record.dumps(built)
-        _last[(repo.resolve(), where)] = built
-        if old == new:
-            return ""
-        path = repo / where
         path.parent.mkdir(parents=True, exist_ok=True)
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
             stale.unlink(missing_ok=True)
-        gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
-        message = describe(previous, built)
-        if old is None:  # a new file; a tracked one is committed from the work tree directly
-            _git(repo, "add", "--", where)
-        _git(repo, *_identity(repo), "commit", "-q", "-m", message, "--", where)
+        try:
+            written = path.read_text(encoding="utf-8") if gamefile.is_regular(path) else None
+        except (OSError, UnicodeDecodeError):
+            written = None
+        if written != new:  # (a judge killed before its commit wrote it already)
+            gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
+    return ("" if old == new else describe(previous, built)), path, built
+
+
+def commit(game, name: str, repo) -> str:
+    """Write the public record of `game` into `repo` and commit it. Return the commit's
+    message, or "" when the record is as committed already. Raise ArchiveError."""
+    message, path, _ = write(game, name, repo)
+    if message:
+        commit_files(repo, [path], message)
     return message
 
 
-_last: dict = {}  # (repository, path) -> the record this process committed there last
-
-
-def last_record(repo, ruleset: str, name: str) -> dict | None:
-    """The record of RULESET/NAME this process committed (or found committed) last, if any:
-    the site after a change reads it instead of parsing the file again."""
-    return _last.get((Path(repo).resolve(), f"{ruleset}/{name}.toml"))
-
-
-def _mark_path(game_path) -> Path:
-    game_path = Path(game_path)
-    return game_path.with_name(f".{game_path.stem}.archive-pending")
-
-
-def mark(game_path) -> None:
-    """Before a change is saved: its record is to be committed (until `keep` has done it)."""
-    path = _mark_path(game_path)
-    if not path.exists():
-        gamefile.write_atomic(path, "")  # (synced before the game is saved)
-
-
-def unmark(game_path) -> None:
-    _mark_path(game_path).unlink(missing_ok=True)
-
-
-def catch_up(archive_dir, game_path, now: datetime | None = None) -> str:
-    """Commit the record of the game as saved when a change was saved but not archived (a
-    judge killed in between); never raise. Return a warning, or ""."""
-    if archive_dir is None or not _mark_path(game_path).exists():
-        return ""
-    try:
-        game = gamefile.load(game_path)
-    except JudgeError as e:
-        return f"the public record of {Path(game_path).stem} was not archived ({e})"
-    return keep(archive_dir, game, game_path, now)
-
-
-def keep(archive_dir, game, game_path, now: datetime | None = None) -> str:
-    """Commit the record after a change; never raise. Return a warning, or ""."""
-    if archive_dir is None:
-        return ""
-    name = Path(game_path).stem
-    try:
-        commit(game, name, archive_dir)
-        unmark(game_path)
-        return ""
-    except Exception as e:  # noqa: BLE001 - the game is saved; the archive must never block it
-        warning = f"the public record of {name} was not archived ({e}); it will be tried again with the next change"
-        note(game_path, warning, now)
-        return warning
+def commit_files(repo, paths: list[Path], message: str) -> bool:
+    """Commit the files at `paths` (written into the repository `repo`) as they are now, in one
+    commit; whether there was anything to commit. Made with git's plumbing (update-index,
+    write-tree, commit-tree, update-ref): no walk of the work tree, whatever the archive holds.
+    Raise ArchiveError."""
+    repo = Path(repo)
+    where = [str(Path(p).resolve().relative_to(repo.resolve())) for p in paths]
+    if not where:
+        return False
+    with _repo_lock(repo):
+        _git(repo, "update-index", "--add", "--", *where)
+        tree = _git(repo, "write-tree").stdout.strip()
+        head = _git(repo, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).stdout.strip()
+        if head and _git(repo, "rev-parse", f"{head}^{{tree}}").stdout.strip() == tree:
+            return False
+        made = _git(repo, *_identity(repo), "commit-tree", tree, *(["-p", head] if head else []), "-m", message)
+        _git(repo, "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", made.stdout.strip(), head)
+    return True
 
 
 def note(game_path, warning: str, now: datetime | None = None) -> None:

@@ -22,6 +22,13 @@ from judge.record.entries import public_log
 
 FORMAT = 1
 KIND = "public record of a judge game"
+OWN_KEYS = {"record", "game_file", "moves", "view", "report"}  # keys of a record that no game file has
+
+
+def is_record(data: dict) -> bool:
+    """Whether TOML data is (meant as) a public record: it says so, or holds a key only records
+    hold (an edited record is still read as one, and refused as one, never passed over)."""
+    return data.get("record") == KIND or bool(OWN_KEYS & set(data))
 
 
 def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None) -> dict:

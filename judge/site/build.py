@@ -1,38 +1,110 @@
 """Writing the site: `build` (judge site SOURCE OUT) writes every game found; `update` rewrites
-one game's files and the index after an archived change ([archive] site), and commits them to
-the archive repository when the site lies in it. The layout:
+one game's files, the lists of games and, when the league changed, its page (the publishing
+step after a change, judge/publish/). The layout:
 
-    OUT/index.html  site.css  site.js  feed.atom  games.json (what the index and feed show of each game)
-    OUT/league.html  league.json (what the league reads of each finished game)
-    OUT/RULESET/GAME.html  GAME.atom  GAME.csv  GAME.json
+    OUT/index.html  site.css  site.js  feed.atom  games.json  finished/MONTH.html .json (judge/site/listing.py)
+    OUT/league.html  league.json (the league kept in the source's index, judge/site/league.py)
+    OUT/RULESET/XY/GAME.html  GAME.atom  GAME.csv  GAME.json (judge/site/pages.py `base`)
 """
 from __future__ import annotations
 
-import json
-import tomllib
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judge.engine.errors import JudgeError
-from judge.site import feeds, league, pages, series, sources
+from judge.engine.errors import JudgeError, UsageError
+from judge.site import feeds, league, listing, pages, series, sources
 
 STATIC = ("site.css", "site.js", "boards.js")
-INDEX = "games.json"
+INDEX = listing.INDEX
 
 
-def build(source, out, now: datetime | None = None, aliases: dict | None = None) -> tuple[int, list[str]]:
+class Writer:
+    """Writes the files of the site in `out`, each only when its text changes (a rebuild leaves
+    it untouched), and remembers every file it was given (what a commit of the site takes: one
+    written by a judge killed before its commit is committed by the next, which finds it
+    written already). It never writes through a symbolic link: a folder of the site that is
+    one is refused, and a file that is one is replaced by the file (its target untouched)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.written: list[Path] = []
+
+    def __call__(self, path: Path, text: str) -> None:
+        from judge.store.gamefile import check_no_link, write_atomic
+
+        check_no_link(self.out, path)
+        self.written.append(path)
+        if read(path) == text:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text, mode=0o666, sync=False)  # (derived: made again from the records)
+
+
+def read(path: Path) -> str | None:
+    """A file of the site as it is, or None: missing, unreadable, or not a regular file (a link
+    is never followed, a FIFO never waited on)."""
+    from judge.store.gamefile import is_regular
+
+    try:
+        return path.read_text(encoding="utf-8") if is_regular(path) else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:
     """The site of every game at `source` in `out`: (games written, warnings). `aliases`: the
-    league's ([league] aliases of judge.toml)."""
+    league's ([league] aliases of judge.toml); `kept`, the league when the caller holds the
+    source's index already (else it is brought up to date here)."""
+    from judge.league import index
+
     out = Path(out)
     _check_own(out)
-    records, warnings = sources.records(source)
+    found, warnings = sources.records(source)
+    if kept is None:
+        kept, skipped = index.league_of(source, aliases)
+        warnings += [w for w in skipped if w not in warnings]
     out.mkdir(parents=True, exist_ok=True)
-    games = _known(out)
-    for record in records:
-        games[_key(record)] = write_game(record, out, now)
-    warnings += league.build(out, records, aliases, _write)
-    write_index(out, games, now)
-    return len(records), warnings
+    write = Writer(out)
+    shown = listing.Listing(out, write)
+    for path, record in found:
+        try:
+            shown.put(write_game(record, out, now, write, audit_of(record, source, path)))
+        except UsageError:
+            raise  # (a link in the site's way: nothing more is written)
+        except Exception as e:  # noqa: BLE001 - what judge/record/shape.py does not foresee: named, skipped
+            warnings.append(f"skipped {path}: it cannot be shown ({type(e).__name__}: {e})")
+            continue
+    league.write(out, kept, write)
+    _static(out, write)
+    shown.save()
+    return len(found), warnings
+
+
+def update(out, record: dict, now: datetime | None, audit: dict | None, kept, source=None,
+           aliases: dict | None = None) -> list[Path]:
+    """After a change to one game: its files, the lists of games, and the league's page (drawn
+    from the kept league: rewritten only when it changed); return those files (written or
+    found as they would be written). A site written by an earlier judge (its games.json lists
+    every game) is rebuilt once from `source`, whole."""
+    out = Path(out)
+    _check_own(out)
+    write = Writer(out)
+    shown = listing.Listing(out, write)
+    if shown.earlier and source is not None:
+        build(source, out, now, aliases, kept)
+        return [p for p in out.rglob("*") if p.is_file()]
+    out.mkdir(parents=True, exist_ok=True)
+    shown.put(write_game(record, out, now, write, audit))
+    league.write(out, kept, write)
+    _static(out, write)
+    shown.save()
+    return write.written
+
+
+def _static(out: Path, write) -> None:
+    for name in STATIC:
+        write(out / name, pages.static(name))
 
 
 def _check_own(out: Path) -> None:
@@ -40,6 +112,8 @@ def _check_own(out: Path) -> None:
     games.json): a site never writes over what is not its own (an index.html, a games folder)."""
     from judge.engine.errors import UsageError
 
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"{out} is a symbolic link to nothing ({os.readlink(out)}): give a folder for the site")
     if out.is_dir() and not (out / INDEX).exists() and any(out.iterdir()):
         raise UsageError(f"{out} holds files but no site of the judge ({INDEX}): judge site writes only into an "
                          "empty or new folder or over a site it wrote; choose another folder")
@@ -47,130 +121,51 @@ def _check_own(out: Path) -> None:
         raise UsageError(f"{out} is a file, not a folder for the site")
 
 
-def audit(record: dict) -> str | None:
-    """For a finished game: "ok" when `judge audit` passes on its record alone, else what fails;
+def audit(record: dict) -> dict | None:
+    """For a finished game: whether `judge audit` passes on its record alone ({result, why});
     None while the game runs (nothing to check until the seed is revealed)."""
+    from judge.league.index import audit as audited
     from judge.record.public import finished_game
 
     if not record.get("complete"):
         return None
     try:
-        problems = finished_game(record, record["game"]).audit()
+        result, why = audited(finished_game(record, record["game"]))
     except JudgeError as e:
-        problems = [str(e)]
-    return "ok" if not problems else "; ".join(problems)
+        result, why = "fails", str(e)
+    except Exception as e:  # noqa: BLE001 - a [game_file] edited into what the engine cannot read
+        result, why = "fails", f"its game file cannot be read ({type(e).__name__}: {e})"
+    return {"result": result, "why": why}
 
 
-def write_game(record: dict, out: Path, now: datetime | None) -> dict:
+def audit_of(record: dict, source, path) -> dict | None:
+    """`audit(record)`, taken from the index of `source` when it holds the file's row (an
+    audit is run once a record)."""
+    from judge.league.index import Index
+
+    source = Path(source)
+    if record.get("complete") and source.is_dir():
+        entry = Index(source).entry(str(Path(path).relative_to(source)))
+        if entry is not None and entry.get("kind") == "finished":
+            return {"result": entry["row"]["audit"], "why": entry["row"]["why"]}
+    return audit(record)
+
+
+def write_game(record: dict, out: Path, now: datetime | None, write, checked: dict | None) -> dict:
     """Write one game's page, feed and data; return its summary with its feed entries."""
-    folder = out / record["ruleset"]
-    folder.mkdir(parents=True, exist_ok=True)
+    where = pages.base(record["ruleset"], record["game"])
+    folder = out / where.rpartition("/")[0]
     name = record["game"]
-    checked = audit(record)
-    _write(folder / f"{name}.html", pages.game_page(record, checked))
+    write(folder / f"{name}.html", pages.game_page(record, checked))
     data = series.of(record)
-    _write(folder / f"{name}.csv", series.to_csv(data))
-    _write(folder / f"{name}.json", series.to_json(record, data))
+    write(folder / f"{name}.csv", series.to_csv(data))
+    write(folder / f"{name}.json", series.to_json(record, data))
     feed = folder / f"{name}.atom"
     link = f"{name}.html"
     items = [{**e, "link": f"{link}#move={e['move']}"} for e in feeds.entries(record)][-feeds.PER_GAME:]
     items = feeds.stamp(items, feeds.published(feed), now or datetime.now(timezone.utc))
-    _write(feed, feeds.atom(f"{name} ({record['ruleset']})", f"urn:judge:{record['ruleset']}/{name}", link, items))
+    write(feed, feeds.atom(f"{name} ({record['ruleset']})", f"urn:judge:{record['ruleset']}/{name}", link, items))
     summary = pages.summary(record, checked)
-    prefix = f"{record['ruleset']}/"
+    prefix = where.rpartition("/")[0] + "/"
     summary["entries"] = [{**e, "link": prefix + e["link"]} for e in items]
     return summary
-
-
-def write_index(out: Path, games: dict, now: datetime | None) -> None:
-    listed = [games[k] for k in sorted(games)]
-    for name in STATIC:
-        _write(out / name, pages.static(name))
-    _write(out / "index.html", pages.index_page(listed))
-    items = sorted((e for g in listed for e in g["entries"]), key=lambda e: (e["updated"], e["move"]))
-    _write(out / "feed.atom", feeds.atom("Every game", "urn:judge:site", "index.html", items[-feeds.PER_SITE:]))
-    _write(out / INDEX, json.dumps({"games": listed}, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
-
-
-def update(site_dir, game, game_path, archive_dir=None, now: datetime | None = None, aliases: dict | None = None) -> str:
-    """Rewrite the site's files of the game at `game_path` and the index after a change, and
-    commit them when the site lies in the archive repository; never raise. Return a warning, or ""."""
-    if site_dir is None:
-        return ""
-    name = Path(game_path).stem
-    try:
-        out = Path(site_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        record = _record(game, name, archive_dir)
-        sources.check(record, name)
-        games = _known(out)
-        games[_key(record)] = write_game(record, out, now)
-        league.update(out, record, archive_dir, aliases, _write)
-        write_index(out, games, now)
-        if archive_dir is not None:
-            _commit(Path(archive_dir), out, f"{record['ruleset']}/{name}: the site at move {record['move']}")
-        return ""
-    except Exception as e:  # noqa: BLE001 - the game is saved; the site must never block it
-        from judge.record import archive
-
-        warning = f"the site of {name} was not updated ({e}); it will be written again with the next change"
-        archive.note(game_path, warning, now)
-        return warning
-
-
-def _record(game, name: str, archive_dir) -> dict:
-    """The game's public record: the archive's, just committed (by this process, else read from
-    the repository), when it is this game's now; else built, reusing its rows."""
-    from judge.record import archive, entries, public
-
-    previous = None
-    if archive_dir is not None:
-        previous = archive.last_record(archive_dir, game.ruleset.name, name)
-        path = Path(archive_dir) / game.ruleset.name / f"{name}.toml"
-        try:
-            previous = previous or tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            previous = None
-        if previous and previous.get("move") == game.move and previous.get("commitment") == game.commitment \
-                and previous.get("log") == entries.public_log(game) and previous.get("game_over") == game.is_over() \
-                and "moves" in previous:
-            return previous
-    return public.build(game, name, previous=previous)
-
-
-def _commit(repo: Path, out: Path, message: str) -> None:
-    from judge.record import archive  # (its git runner and lock: one judge commits at a time)
-
-    try:
-        where = str(out.resolve().relative_to(repo.resolve()))
-    except ValueError:
-        return  # a site outside the archive: written, not committed
-    with archive._repo_lock(repo):
-        archive._git(repo, "add", "-A", "--", where)
-        if archive._git(repo, "diff", "--cached", "--quiet", "--", where, check=False).returncode:
-            archive._git(repo, *archive._identity(repo), "commit", "-q", "-m", message, "--", where)
-
-
-def _key(record: dict) -> str:
-    return f"{record['ruleset']}/{record['game']}"
-
-
-def _known(out: Path) -> dict:
-    """The games the site shows already (from its games.json), by ruleset/game."""
-    try:
-        listed = json.loads((out / INDEX).read_text(encoding="utf-8"))["games"]
-        return {f"{g['ruleset']}/{g['game']}": g for g in listed}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-
-
-def _write(path: Path, text: str) -> None:
-    """Write a file of the site unless it holds `text` already (a rebuild leaves it untouched)."""
-    from judge.store.gamefile import write_atomic
-
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
-    write_atomic(path, text, mode=0o666)

@@ -40,8 +40,10 @@ def published(path: Path) -> dict[str, str]:
     """id -> updated of the entries of an existing feed (none when it is missing or unreadable)."""
     import xml.etree.ElementTree as ET
 
+    from judge.store.gamefile import is_regular
+
     try:
-        if path.stat().st_size > 16 * 1024 * 1024:
+        if not is_regular(path) or path.stat().st_size > 16 * 1024 * 1024:  # (never a link, a FIFO)
             return {}
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError):

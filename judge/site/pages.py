@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from judge.engine.paths import resource
-from judge.site import boards, charts, series
+from judge.site import boards, charts, replay, series
 
 
 @lru_cache(maxsize=1)
@@ -22,20 +22,35 @@ def static(name: str) -> str:
     return (resource("templates") / "site" / name).read_text(encoding="utf-8")
 
 
-def summary(record: dict, audit: str | None) -> dict:
-    """What the index and the feeds show of a game."""
+def base(ruleset: str, game: str) -> str:
+    """Where a game's four files lie in the site, without their ending: RULESET/XY/GAME, XY the
+    first two hex digits of the SHA-256 of its name. 256 folders a ruleset keep each folder's
+    git tree small: a change rewrites the tree of one of them, whatever the archive holds (one
+    folder of 10,000 games' files is a 1.5 MB tree rewritten by every commit)."""
+    import hashlib
+
+    return f"{ruleset}/{hashlib.sha256(game.encode()).hexdigest()[:2]}/{game}"
+
+
+def summary(record: dict, audit: dict | None) -> dict:
+    """What the index and the feeds show of a game. `audit`: {result: passes, fails or not
+    audited; why} of a finished game, None while it runs."""
     view = record["view"]
     seats = record.get("seats", {})
     standings = view.get("standings") or []
+    league = record.get("league")
+    ended = league.get("ended") if isinstance(league, dict) else None
     return {
+        "key": f"{record['ruleset']}/{record['game']}",
         "game": record["game"], "ruleset": record["ruleset"], "title": view.get("title", record["ruleset"]),
-        "href": f"{record['ruleset']}/{record['game']}.html", "move": record["move"],
+        "href": f"{base(record['ruleset'], record['game'])}.html", "move": record["move"],
         "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record["players"]],
         "over": bool(record.get("game_over")),
         "awaiting": [{"player": p, "prompt": view.get("prompts", {}).get(p, "")} for p in view.get("awaiting", [])],
         "deadline": record.get("deadline", ""),
         "winners": [r["player"] for r in standings if r.get("rank") == 1],
         "audit": audit,
+        "ended": ended if isinstance(ended, str) else "",
     }
 
 
@@ -90,8 +105,10 @@ def game_page(record: dict, audit: str | None) -> str:
     score_title = "Each player's score or worth at the start of every move"
     price_title = "Each company's share price at the start of every move"
     scores = {} if series.secret(record, data) else data["scores"]
+    shown = reports(record)
     return _env().get_template("game.html.j2").render(
-        r=record, s=summary(record, audit), view=record["view"], reports=reports(record), moves=move_list(record),
+        r=record, s=summary(record, audit), view=record["view"], reports=shown, moves=move_list(record),
+        replay=replay.script([r["move"] for r in shown], [r["text"] for r in shown]),
         data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
         score_note=series.note(record, data), board=boards.figure(record, seats, firms),
         price_chart=charts.line(price_title, data["moves"], data["prices"], firms), price_title=price_title,
@@ -101,10 +118,15 @@ def game_page(record: dict, audit: str | None) -> str:
                                                     for r in final if "score" in r]))
 
 
-def league_page(fragment: str) -> str:
-    """The league's page around its HTML (judge/league/html.py `fragment`, escaped there)."""
-    return _env().get_template("league.html.j2").render(league=fragment)
+def league_page(fragment: str, excluded: list, unaudited: list) -> str:
+    """The league's page around its HTML (judge/league/html.py `fragment`, escaped there), with
+    the finished games it leaves out (their audit fails) and those it counts unaudited."""
+    return _env().get_template("league.html.j2").render(league=fragment, excluded=excluded, unaudited=unaudited)
 
 
-def index_page(games: list[dict]) -> str:
-    return _env().get_template("index.html.j2").render(games=games)
+def index_page(running: list[dict], recent: list[dict], months: list[tuple[str, int]]) -> str:
+    return _env().get_template("index.html.j2").render(running=running, recent=recent, months=months)
+
+
+def month_page(month: str, games: list[dict]) -> str:
+    return _env().get_template("month.html.j2").render(month=month, games=games)

@@ -5,17 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.engine import ruleset as registry
-from judge.engine.errors import JudgeError, UsageError
+from judge.engine.errors import GameFileError, JudgeError, UsageError
 from judge.record import public
 from judge.store import gamefile
 from judge.store.config import GAME_NAME
 
-MAX_FILES = 10_000  # .toml files looked at in a directory
+MAX_FILES = 100_000  # .toml files looked at in a directory (as the league's, judge/league/index.py)
 
 
-def records(source) -> tuple[list[dict], list[str]]:
-    """The public records found at `source` (sorted by ruleset and game; the first of two with
-    the same name kept), and a warning for each file skipped."""
+def records(source) -> tuple[list[tuple[Path, dict]], list[str]]:
+    """The public records found at `source`, each with its file (sorted by ruleset and game;
+    the first of two with the same name kept), and a warning for each file skipped."""
     source = Path(source)
     if source.is_file():
         paths = [source]
@@ -37,19 +37,28 @@ def records(source) -> tuple[list[dict], list[str]]:
             warnings.append(f"skipped {path}: {e}")
             continue
         if record is not None:
-            found.setdefault((record["ruleset"], record["game"]), record)
+            found.setdefault((record["ruleset"], record["game"]), (path, record))
         elif source.is_file():
             raise UsageError(f"{path} is neither a game file nor a public record")
     return [found[k] for k in sorted(found)], warnings
 
 
 def of_file(path: Path) -> dict | None:
-    """The public record in or of the file at `path`; None for another kind of TOML file."""
+    """The public record in or of the file at `path`; None for another kind of TOML file.
+    GameFileError (naming the file and the field) for a record the site cannot show."""
+    from judge.record import shape
+
     data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
-    if data.get("record") == public.KIND:
+    if public.is_record(data):
+        shape.check(data, str(path))
         record = data
     elif {"ruleset", "players", "state", "rng"} <= set(data):
-        record = public.build(gamefile.load(path), path.stem)
+        try:
+            record = public.build(gamefile.load(path), path.stem)
+        except JudgeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a game file edited by hand: named, skipped
+            raise GameFileError(f"{path}: the game file cannot be read ({type(e).__name__}: {e})") from None
     else:
         return None
     check(record, str(path))

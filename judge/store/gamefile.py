@@ -10,6 +10,7 @@ from pathlib import Path
 from judge.engine import orderlog
 from judge.engine.errors import GameFileError, GameFileFull
 from judge.engine.game import Game
+from judge.store.steps import step
 
 MAX_FILE = 64 * 1024 * 1024
 
@@ -103,7 +104,7 @@ def dumps(game: Game) -> str:
     return f"{head}{orderlog.HEADER}\n{lines}]\n" if lines else f"{head}{orderlog.HEADER}]\n"
 
 
-def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
+def _write_temp(path: Path, text: str, mode: int = 0o600, sync: bool = True) -> str:
     """A new temporary file beside `path` holding `text`, flushed to disk. (Named by the
     process id rather than by `tempfile`, whose import costs more than the write.)"""
     for k in range(1000):
@@ -118,8 +119,9 @@ def _write_temp(path: Path, text: str, mode: int = 0o600) -> str:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
     except BaseException:
         os.unlink(tmp)
         raise
@@ -135,18 +137,47 @@ def sync_directory_of(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, text: str, mode: int = 0o600) -> None:
+def write_atomic(path, text: str, mode: int = 0o600, sync: bool = True) -> None:
     """Replace the file at `path` with `text` atomically (temporary file beside it, fsync,
     rename, fsync of the directory): a crash leaves the old file or the new, never half of
-    one. The game file, the public record and the archive's copy of it are all written so."""
+    one. The game file, the public record and the archive's copy of it are all written so.
+    `sync=False` (what is derived from them and made again from them: the site, the league's
+    index) leaves the flushing to the system: a killed judge still leaves the old file or the
+    new; only a crash of the machine may lose the newest."""
     path = Path(path).absolute()
-    tmp = _write_temp(path, text, mode)
+    step(f"write {path.name}")
+    tmp = _write_temp(path, text, mode, sync)
     try:
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
-    sync_directory_of(path)
+    if sync:
+        sync_directory_of(path)
+
+
+def check_no_link(base: Path, path: Path) -> None:
+    """Refuse (UsageError) to write `path` when a folder on the way to it below `base` is a
+    symbolic link: what the judge writes under a folder (a site, an index) never lands outside
+    it. `path` itself may be a link: an atomic write replaces the link, never its target."""
+    from judge.engine.errors import UsageError
+
+    base = Path(base)
+    rel = Path(path).relative_to(base)
+    at = base
+    for part in rel.parts[:-1]:
+        at = at / part
+        if at.is_symlink():
+            raise UsageError(f"{at} is a symbolic link: the judge never writes through one (remove it, and the "
+                             "judge writes a folder of its own there)")
+
+
+def is_regular(path: Path) -> bool:
+    """Whether `path` is a regular file itself (not a link to one, a folder or a FIFO)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def bounded_dumps(game: Game) -> str:
@@ -168,6 +199,7 @@ def create(game: Game, path) -> None:
     path = Path(path).absolute()
     if not path.parent.is_dir():
         raise GameFileError(f"no directory {path.parent} for the game file")
+    step(f"write {path.name}")
     tmp = _write_temp(path, bounded_dumps(game))
     try:
         os.link(tmp, path)
@@ -195,9 +227,11 @@ def locked(path, wait: bool = True):
             raise GameFileError(f"{path.name} is in use by another judge process (an order, the mail "
                                 "gateway or tick); nothing was changed: try again in a moment") from None
         _remove_stale_temps(path)
+        step(f"lock {path.name}")
         yield path
     finally:
         os.close(fd)
+        step(f"unlock {path.name}")
 
 
 def _remove_stale_temps(path: Path) -> None:

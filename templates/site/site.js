@@ -1,14 +1,39 @@
-// Optional: the arrow keys (and Home, End) step through the moves of a game page. Without
-// script the buttons, the move list and #move=N links do the same (CSS :target).
+// The public report at every move of a game page, rebuilt from the changes the page carries
+// (judge/site/replay.py): the buttons, the move list's links and #move=N show that move's
+// report; the arrow keys (and Home, End) step. Without script the page shows the last report,
+// and the buttons and #move=N links lead to the move in the move list.
 (function () {
-  var reports = document.querySelectorAll(".report");
-  if (!reports.length) return;
-  var moves = Array.prototype.map.call(reports, function (r) { return +r.dataset.move; });
+  var data = document.getElementById("reports");
+  if (!data) return;
+  var block = JSON.parse(data.textContent), moves = block.moves, texts = [], before = [];
+  block.ops.forEach(function (step) {
+    var lines = [];
+    step.forEach(function (op) {
+      if (typeof op === "string") lines.push(op);
+      else if (op.length === 2) Array.prototype.push.apply(lines, before.slice(op[0], op[0] + op[1]));
+      else lines.push(before[op[0]].slice(0, op[1]) + op[3] + before[op[0]].slice(before[op[0]].length - op[2]));
+    });
+    texts.push(lines.join("\n"));
+    before = lines;
+  });
+  var replay = document.getElementById("replay"), pre = replay.querySelector("pre");
   function shown() {
-    var m = /^#move=(\d+)$/.exec(location.hash);
-    var i = m ? moves.indexOf(+m[1]) : -1;
+    var m = /^#move=(\d+)$/.exec(location.hash), i = m ? moves.indexOf(+m[1]) : -1;
     return i < 0 ? moves.length - 1 : i;
   }
+  function link(name, i) {
+    replay.querySelector("a." + name).href = "#move=" + moves[Math.max(0, Math.min(moves.length - 1, i))];
+  }
+  function show(scroll) {
+    var i = shown();
+    pre.textContent = texts[i];
+    pre.dataset.move = moves[i];
+    replay.querySelector(".at .n").textContent = moves[i];
+    link("first", 0); link("prev", i - 1); link("next", i + 1); link("last", moves.length - 1);
+    if (scroll) replay.scrollIntoView();
+  }
+  window.addEventListener("hashchange", function () { show(true); });
+  show(/^#move=\d+$/.test(location.hash));
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
     var i = shown(), to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: moves.length - 1 }[e.key];

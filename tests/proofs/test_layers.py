@@ -4,7 +4,7 @@ packages below it (function-local imports too), and no modules import each other
 From the bottom: the engine; the rulesets (found by the engine's registry by name, never
 imported by it); the game file and judge.toml (store); the public record, history,
 corrections and the git archive (record); the league and the static site, read from public
-records; a game's mail (mail); one change, the unit of work every entry point uses (change);
+records; the publishing step that derives them from a saved game (publish); a game's mail (mail); one change, the unit of work every entry point uses (change);
 reading messages and the deadlines (gateway); the command line on top."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 JUDGE = Path(__file__).parents[2] / "judge"
-LAYERS = ["engine", "rulesets", "store", "record", "league", "site", "mail", "change", "gateway", "cli"]
+LAYERS = ["engine", "rulesets", "store", "record", "league", "site", "publish", "mail", "change", "gateway", "cli"]
 
 
 def module_of(path: Path) -> str:

@@ -345,7 +345,9 @@ def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):
 
 # ---- a judge killed between the save and the commit (issue 23, item 11) ------------------------
 def killed_while_committing(monkeypatch, repo):
-    """archive.commit as a judge killed halfway through it: its temporary file left behind."""
+    """The record's write (judge/record/archive.py `write`) as a judge killed halfway through
+    it: its temporary file left behind. (tests/publish/test_killed.py kills a real judge at
+    every step.)"""
     from judge.record import archive
 
     def killed(game, name, where):
@@ -353,7 +355,7 @@ def killed_while_committing(monkeypatch, repo):
         (repo / game.ruleset.name / f".{name}.toml.4242-0.tmp").write_text("half a record")
         raise SystemExit(137)
 
-    monkeypatch.setattr(archive, "commit", killed)
+    monkeypatch.setattr(archive, "write", killed)
 
 
 def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command(tmp_path, monkeypatch):
@@ -364,6 +366,7 @@ def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command
         killed_while_committing(m, repo)
         code, _, _ = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
     assert code == 137 and len(gamefile.load(path).log) == 1 and len(subjects(repo)) == 1  # saved, not archived
+    assert (tmp_path / ".publish" / "friday").is_file()  # the mark the killed judge left
     assert git(repo, "status", "--porcelain", "--untracked-files=all").strip()  # the killed write's file
     # the next command, although refused, brings the archive up to date and leaves no stray file
     code, _, err = judge("order", path, "--as", "nobody", "bid", "--config", config)
@@ -372,7 +375,7 @@ def test_a_judge_killed_between_save_and_commit_is_caught_up_by_the_next_command
     assert len(said) == 2 and said[1].startswith("mogul/friday: move 1, ")
     assert tomllib.loads((repo / "mogul" / "friday.toml").read_text())["log"] == gamefile.load(path).log
     assert git(repo, "status", "--porcelain", "--untracked-files=all").strip() == ""
-    assert not list(tmp_path.glob(".friday.archive-pending"))
+    assert not (tmp_path / ".publish" / "friday").exists()
     judge("order", path, "--as", "nobody", "bid", "--config", config)
     assert len(subjects(repo)) == 2  # nothing more to catch up
 

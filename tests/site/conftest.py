@@ -23,3 +23,4 @@ def games_dir(tmp_path_factory):
         gamefile.create(played(rs.name, 11), d / f"{rs.name}.toml")
     gamefile.create(played("rumors", 12, moves=40), d / "running.toml")
     return d
+

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.engine import ruleset
-from judge.site import build, sources
+from judge.site import build, pages, sources
+from archivekit import site_file
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -48,14 +49,28 @@ def site(games_dir, tmp_path_factory):
 
 
 def records(games_dir) -> dict:
-    return {r["game"]: r for r in sources.records(games_dir)[0]}
+    return {r["game"]: r for _, r in sources.records(games_dir)[0]}
 
 
-def shown(driver) -> list[int]:
-    """The moves whose report is on screen."""
-    return driver.execute_script(
-        "return [...document.querySelectorAll('.report')].filter(e => getComputedStyle(e).display != 'none')"
-        ".map(e => +e.dataset.move)")
+def shown(driver, expected: int | None = None) -> list[int]:
+    """The moves whose report is on screen (once it is `expected`'s, given time: the page
+    draws a move's report when the browser tells it that the link changed, a moment later)."""
+    def now():
+        return driver.execute_script(
+            "return [...document.querySelectorAll('.replay pre')].filter(e => getComputedStyle(e).display != 'none')"
+            ".map(e => +e.dataset.move)")
+    if expected is not None:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        try:
+            WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: now() == [expected])
+        except Exception:  # noqa: BLE001 - the assertion says what is on screen
+            pass
+    return now()
+
+
+def report_on_screen(driver) -> str:
+    return driver.execute_script("return document.querySelector('.replay pre').textContent")
 
 
 def key(driver, name: str) -> None:
@@ -78,35 +93,58 @@ def test_the_index_lists_every_game_with_its_status(browser, site, games_dir):
 def test_a_game_page_steps_with_the_buttons_and_the_arrow_keys(browser, site, games_dir):
     from selenium.webdriver.common.by import By
 
-    last = records(games_dir)["mogul"]["move"]
-    browser.get((site / "mogul" / "mogul.html").as_uri())
-    assert shown(browser) == [last]  # without #move=N: the game as it ends
-    browser.find_element(By.CSS_SELECTOR, f'[id="move={last}"] a.prev').click()
-    assert shown(browser) == [last - 1] and browser.current_url.endswith(f"#move={last - 1}")
+    record = records(games_dir)["mogul"]
+    last = record["move"]
+    texts = {r["move"]: r["text"] for r in pages.reports(record)}
+    browser.get(site_file(site, "mogul", "mogul").as_uri())
+    assert shown(browser, last) == [last] and report_on_screen(browser) == texts[last]  # the game as it ends
+    browser.find_element(By.CSS_SELECTOR, "#replay a.prev").click()
+    assert shown(browser, last - 1) == [last - 1] and browser.current_url.endswith(f"#move={last - 1}")
+    assert report_on_screen(browser) == texts[last - 1]
     key(browser, "ARROW_LEFT")
     key(browser, "ARROW_LEFT")
-    assert shown(browser) == [last - 3]
+    assert shown(browser, last - 3) == [last - 3] and report_on_screen(browser) == texts[last - 3]
     key(browser, "ARROW_RIGHT")
-    assert shown(browser) == [last - 2]
-    browser.find_element(By.CSS_SELECTOR, f'[id="move={last - 2}"] a.first').click()
-    assert shown(browser) == [1]
+    assert shown(browser, last - 2) == [last - 2]
+    browser.find_element(By.CSS_SELECTOR, "#replay a.first").click()
+    assert shown(browser, 1) == [1] and report_on_screen(browser) == texts[1]
     key(browser, "ARROW_LEFT")  # (stays at the first)
-    assert shown(browser) == [1]
-    browser.find_element(By.CSS_SELECTOR, '[id="move=1"] a.next').click()
-    assert shown(browser) == [2]
+    assert shown(browser, 1) == [1]
+    browser.find_element(By.CSS_SELECTOR, "#replay a.next").click()
+    assert shown(browser, 2) == [2] and browser.find_element(By.CSS_SELECTOR, "#replay .at").text == f"move 2 of {last}"
     key(browser, "END")
-    assert shown(browser) == [last]
+    assert shown(browser, last) == [last]
+    key(browser, "ARROW_LEFT")
+    key(browser, "ARROW_LEFT")
+    assert shown(browser, last - 2) == [last - 2]
+    browser.set_script_timeout(60)
+    # every report the page rebuilds from its changes is the report of its move, whole (150 moves a
+    # load of the page: Chromium allows no more than 200 changes of the address in 10 seconds)
+    moves = list(texts)
+    for at in range(0, len(moves), 150):
+        browser.get(site_file(site, "mogul", "mogul").as_uri())
+        got = browser.execute_async_script("""
+            const [moves, done] = arguments, out = {}, pre = document.querySelector('.replay pre');
+            (async () => {
+              for (const m of moves) {
+                location.hash = 'move=' + m;
+                while (pre.dataset.move !== String(m)) await new Promise(r => setTimeout(r, 5));
+                out[m] = pre.textContent;
+              }
+              done(out);
+            })();""", moves[at:at + 150])
+        assert got == {str(m): texts[m] for m in moves[at:at + 150]}
 
 
 def test_a_link_to_a_move_opens_it(browser, site):
     from selenium.webdriver.common.by import By
 
-    browser.get((site / "rumors" / "running.html").as_uri() + "#move=17")
-    assert shown(browser) == [17]
-    report = browser.find_element(By.CSS_SELECTOR, '[id="move=17"] pre').text
+    browser.get(site_file(site, "rumors", "running").as_uri() + "#move=17")
+    assert shown(browser, 17) == [17]
+    report = browser.find_element(By.CSS_SELECTOR, "#replay pre").text
     assert "public report, move 17" in report
     browser.find_element(By.CSS_SELECTOR, '#moves a[href="#move=5"]').click()
-    assert shown(browser) == [5]
+    assert shown(browser, 5) == [5] and "public report, move 5" in browser.find_element(By.CSS_SELECTOR, "#replay pre").text
 
 
 def public_before_the_end(record) -> bool:
@@ -119,7 +157,7 @@ def test_the_charts_draw_a_series_a_player_and_company_with_a_point_a_move(brows
     from selenium.webdriver.common.by import By
 
     for name, record in records(games_dir).items():
-        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        browser.get(site_file(site, record["ruleset"], name).as_uri())
         charts = browser.find_elements(By.CSS_SELECTOR, "#charts svg.chart:not(.bars)")
         companies = {c for row in record["moves"] for c, _ in row["prices"]}
         scores = public_before_the_end(record)
@@ -260,7 +298,7 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
     keep = os.environ.get("JUDGE_SCREENSHOTS") == "1"
     browser.set_window_size(760, 600)
     for rs in ruleset.every():
-        browser.get((site / rs.name / f"{rs.name}.html").as_uri() + "#move=20")
+        browser.get(site_file(site, rs.name, rs.name).as_uri() + "#move=20")
         browser.execute_script("window.scrollTo(0, 0)")  # the page's head above the report
         path = (SCREENSHOTS if keep else tmp_path) / f"{rs.name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -273,7 +311,7 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
         assert browser.find_element("css selector", part).screenshot(str(path))
     browser.set_window_size(360, 640)
     try:
-        browser.get((site / "stock-round" / "stock-round.html").as_uri() + "#charts")
+        browser.get(site_file(site, "stock-round", "stock-round").as_uri() + "#charts")
         path = (SCREENSHOTS if keep else tmp_path) / "phone.png"
         assert browser.save_screenshot(str(path))
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")

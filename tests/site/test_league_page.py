@@ -4,14 +4,18 @@ the rebuild after a change touches it only when a game has finished."""
 from __future__ import annotations
 
 import json
-import subprocess
+from unittest.mock import ANY
 
+from typer.testing import CliRunner
+
+from judge.cli import app
 from judge.engine import bots
-from judge.league import html, table
+from judge.league import html, index, table
 from judge.mail import mailgame
 from judge.site import build
 from judge.store import gamefile
 
+from archivekit import archived_site, ends_in, href, site_file
 from registry import new_game
 
 
@@ -20,7 +24,7 @@ def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(
     count, warnings = build.build(games_dir, out)
     assert warnings == []
     page = (out / "league.html").read_text()
-    sections, _ = table.from_source(games_dir)  # what `judge league` computes from the same games
+    sections, _ = index.from_source(games_dir)  # what `judge league` computes from the same games
     assert html.fragment(sections) in page
     assert {s.ruleset for s in sections} - {table.ALL} == {
         gamefile.load(p).ruleset.name for p in games_dir.glob("*.toml") if gamefile.load(p).is_over()}
@@ -28,7 +32,7 @@ def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(
         for i, row in enumerate(s.rows, 1):
             assert f"<tr><td>{i}</td><td>{row.player}</td><td>{row.skill.rating:.2f}</td>" in page
     rumors = next(s for s in sections if s.ruleset == "rumors")
-    assert len(rumors.games) == 1  # the running rumors game counts for nothing
+    assert rumors.count == 1  # the running rumors game counts for nothing
     assert 'href="league.html"' in (out / "index.html").read_text()
     # the site's [league] aliases are the league's
     build.build(games_dir, tmp_path / "aliased", aliases={"alice": "Zoe"})
@@ -54,51 +58,56 @@ def test_the_league_page_holds_no_address(tmp_path):
         assert not [a for a in addresses if a in text]
 
 
+def judge(*args):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
 def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it(tmp_path, monkeypatch):
-    games, out = tmp_path / "games", tmp_path / "site"
-    games.mkdir()
+    config, games, repo, site = archived_site(tmp_path)
     done = new_game("mogul", 3, {}, 1)
     bots.play_out(done)
     gamefile.create(done, games / "one.toml")
-    build.build(games, out)
-    page, data = out / "league.html", out / "league.json"
-    before = (page.read_text(), page.stat().st_mtime_ns, data.read_text(), data.stat().st_mtime_ns)
-    assert "1 finished game, 1 without an end date<" in before[0]  # (saved with no change to stamp it)
-
-    running = new_game("mogul", 4, {}, 2)
+    assert judge("archive", games / "one.toml", "--git", repo)[0] == 0
+    running, rest = ends_in("mogul", 2, 7, players=4)
     gamefile.create(running, games / "two.toml")
+    assert judge("order", games / "two.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
+    page, data = site / "league.html", site / "league.json"
+    before = (page.read_text(), page.stat().st_mtime_ns, data.read_text(), data.stat().st_mtime_ns)
+    assert "1 finished game, 1 without an end date<" in before[0]  # from the archive's records (one.toml: saved
+    # with no change to stamp its end)
+
     def unasked(*args, **kwargs):
-        raise AssertionError("the league was computed for a change of a running game")
+        raise AssertionError("the league was recomputed for a change of a running game")
 
-    monkeypatch.setattr(table, "league", unasked)  # (update turns it into a warning)
-    for _ in range(5):  # the rebuild after each change of a running game: the league is not computed
-        bots.play_one(running)
-        gamefile.save(running, games / "two.toml")
-        assert build.update(out, running, games / "two.toml") == ""
+    monkeypatch.setattr(index, "compute", unasked)
+    for _ in range(5):  # a change of a running game: the league page is not touched
+        assert judge("order", games / "two.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
         assert (page.read_text(), page.stat().st_mtime_ns, data.read_text(), data.stat().st_mtime_ns) == before
-    assert "mogul/two.html" in (out / "index.html").read_text()
-
+    assert href("mogul", "two") in (site / "index.html").read_text()
+    # the change that ends it adds it to the kept league: still nothing recomputed
+    assert judge("order", games / "two.toml", *rest.pop(0), "--config", config) == (0, ANY, "")
+    assert gamefile.load(games / "two.toml").is_over() and rest == []
     monkeypatch.undo()
-    bots.play_out(running)  # the change that ends it
-    gamefile.save(running, games / "two.toml")
-    assert build.update(out, running, games / "two.toml") == ""
     after = page.read_text()
-    assert "2 finished games, 2 without an end date<" in after and "<td>dave</td>" in after
-    assert html.fragment(table.from_source(games)[0]) in after
-    assert [g["game"] for g in json.loads(data.read_text())["games"]] == ["one", "two"]
+    assert "2 finished games, ended " in after and "; 1 without an end date<" in after and "<td>dave</td>" in after
+    assert html.fragment(index.from_source(repo)[0]) in after
+    assert json.loads(data.read_text())["league"][0]["games"] == 2
 
 
-def test_a_site_built_before_the_league_page_gets_it_from_the_archive_with_the_next_change(tmp_path):
-    from judge.record import archive
-
-    repo = tmp_path / "archive"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+def test_a_site_of_an_earlier_judge_is_rebuilt_from_the_archive_with_the_next_change(tmp_path):
+    config, games, repo, site = archived_site(tmp_path)
     done = new_game("mogul", 3, {}, 1)
     bots.play_out(done)
-    gamefile.create(done, tmp_path / "one.toml")
-    archive.commit(done, "one", repo)
+    gamefile.create(done, games / "one.toml")
+    assert judge("archive", games / "one.toml", "--git", repo)[0] == 0
+    site.mkdir()
+    (site / "games.json").write_text('{"games": []}\n')  # what an earlier judge's site held
     running = new_game("mogul", 3, {}, 2)
-    gamefile.create(running, tmp_path / "two.toml")
-    assert build.update(tmp_path / "site", running, tmp_path / "two.toml", repo) == ""
-    assert html.fragment(table.from_source(repo)[0]) in (tmp_path / "site" / "league.html").read_text()
-    assert "1 finished game, 1 without an end date<" in (tmp_path / "site" / "league.html").read_text()
+    gamefile.create(running, games / "two.toml")
+    assert judge("bot", games / "two.toml", "--as", running.awaiting()[0], "--config", config) == (0, ANY, "")
+    assert html.fragment(index.from_source(repo)[0]) in (site / "league.html").read_text()
+    assert "1 finished game, 1 without an end date<" in (site / "league.html").read_text()
+    index_page = (site / "index.html").read_text()
+    assert href("mogul", "one") in index_page and href("mogul", "two") in index_page
+    assert site_file(site, "mogul", "one").is_file()

@@ -18,7 +18,9 @@ from judge.record import entries, public
 from judge.site import build
 from judge.store import gamefile
 
+from mailkit import flat
 from registry import new_game, random_bots
+from archivekit import href, site_file
 
 from mailkit import flat
 
@@ -83,12 +85,12 @@ def test_a_finished_game_shows_its_seed_and_the_audit_and_its_data(tmp_path):
     path = tmp_path / "sr.toml"
     gamefile.create(game, path)
     assert judge("site", path, tmp_path / "out")[0] == 0
-    page = (tmp_path / "out" / "stock-round" / "sr.html").read_text()
+    page = site_file(tmp_path / "out", "stock-round", "sr").read_text()
     assert f"Seed <code>{game.rng.seed}</code>" in page and game.salt in page and "judge audit passes" in page
-    assert page.count('class="report"') == game.move
-    data = json.loads((tmp_path / "out" / "stock-round" / "sr.json").read_text())
+    assert page.count('id="move=') == game.move  # every move in the move list (its report: test_pages.py)
+    data = json.loads(site_file(tmp_path / "out", "stock-round", "sr", "json").read_text())
     assert len(data["moves"]) == game.move and set(data["moves"][-1]["scores"]) == set(game.players)
-    csv = (tmp_path / "out" / "stock-round" / "sr.csv").read_text().splitlines()
+    csv = site_file(tmp_path / "out", "stock-round", "sr", "csv").read_text().splitlines()
     assert csv[0].startswith("move,score ") and len(csv) == game.move + 1
     # an edited record fails the audit, and the page says so
     record = public.build(game, "sr")
@@ -96,7 +98,7 @@ def test_a_finished_game_shows_its_seed_and_the_audit_and_its_data(tmp_path):
     (tmp_path / "edited").mkdir()
     (tmp_path / "edited" / "sr.toml").write_text(public.dumps(record))
     assert judge("site", tmp_path / "edited", tmp_path / "out2")[0] == 0
-    assert "judge audit fails" in (tmp_path / "out2" / "stock-round" / "sr.html").read_text()
+    assert "judge audit fails" in site_file(tmp_path / "out2", "stock-round", "sr").read_text()
 
 
 def test_a_record_of_the_earlier_judge_without_moves_still_makes_a_page(tmp_path):
@@ -106,8 +108,8 @@ def test_a_record_of_the_earlier_judge_without_moves_still_makes_a_page(tmp_path
     del record["moves"]
     (tmp_path / "old.toml").write_text(public.dumps(record))
     assert judge("site", tmp_path / "old.toml", tmp_path / "out")[0] == 0
-    page = (tmp_path / "out" / "mogul" / "old.html").read_text()
-    assert page.count('class="report"') == 1 and f'id="move={game.move}"' in page and "move 1</a>" in page
+    page = site_file(tmp_path / "out", "mogul", "old").read_text()
+    assert page.count('class="report"') == 1 and f'data-move="{game.move}"' in page and "move 1</a>" in page
 
 
 def test_a_hostile_record_is_skipped_with_a_warning(tmp_path):
@@ -135,11 +137,15 @@ def test_the_archive_commits_the_site_with_every_change_and_a_failure_blocks_not
         code, out = judge("order", path, "--as", who, bots.choose(game, who), "--config", config)
         assert code == 0 and "warning" not in out
     files = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True).stdout.split()
-    assert {"mogul/g.toml", "site/index.html", "site/mogul/g.html", "site/feed.atom"} <= set(files)
+    assert {"mogul/g.toml", "site/index.html", f"site/{href('mogul', 'g')}", "site/feed.atom"} <= set(files)
     log = subprocess.run(["git", "-C", str(repo), "log", "--format=%s"], capture_output=True, text=True).stdout
-    assert "mogul/g: the site at move 4" in log
-    page = (repo / "site" / "mogul" / "g.html").read_text()
-    assert page.count('class="report"') == 4
+    assert log.splitlines() == ["mogul/g: move 3, c bids (pot 3)", "mogul/g: move 2, b bids (pot 2)",
+                                "mogul/g: move 1, a bids (pot 1)", "mogul/g: move 1, new game for a, b, c"]
+    shown = subprocess.run(["git", "-C", str(repo), "show", "--name-only", "--format=", "HEAD"], capture_output=True,
+                           text=True).stdout.split()
+    assert {"mogul/g.toml", f"site/{href('mogul', 'g')}", "site/index.html"} <= set(shown)  # a change: one commit, its site in it
+    page = site_file(repo / "site", "mogul", "g").read_text()
+    assert page.count('<li id="move=') == 4 and '"moves":[1,2,3,4]' in page
     record = tomllib.loads((repo / "mogul" / "g.toml").read_text())
     assert [r["move"] for r in record["moves"]] == [1, 2, 3, 4]
     # the site's folder made unwritable (a file in its way): the change is saved, with a warning
@@ -158,12 +164,12 @@ def test_a_rebuild_keeps_each_feed_entrys_first_time(tmp_path):
     path = tmp_path / "r.toml"
     gamefile.create(game, path)
     build.build(path, tmp_path / "out", now=T0)
-    feed = (tmp_path / "out" / "rumors" / "r.atom").read_text()
+    feed = site_file(tmp_path / "out", "rumors", "r", "atom").read_text()
     bots.play_out(game, random_bots(game), moves=len(game.log) + 3)
     gamefile.save(game, path)
     later = datetime(2026, 5, 2, tzinfo=timezone.utc)
     build.build(path, tmp_path / "out", now=later)
-    again = (tmp_path / "out" / "rumors" / "r.atom").read_text()
+    again = site_file(tmp_path / "out", "rumors", "r", "atom").read_text()
     entries = feed.count("<entry>")
     assert entries >= 5 and feed.count("2026-05-01T12:00:00Z") == entries + 1  # (and the feed's own)
     assert again.count("2026-05-01T12:00:00Z") == entries  # each as first published
@@ -180,10 +186,10 @@ def test_corrections_are_marked_at_the_move_where_they_happened(tmp_path):
     path = tmp_path / "c.toml"
     gamefile.create(game, path)
     assert judge("site", path, tmp_path / "out")[0] == 0
-    page = (tmp_path / "out" / "mogul" / "c.html").read_text()
-    at = page.index('<li id="m6">')
-    assert page.index("rolled the game back from move", at) < page.index('<li id="m7">')
-    feed = (tmp_path / "out" / "mogul" / "c.atom").read_text()
+    page = site_file(tmp_path / "out", "mogul", "c").read_text()
+    at = page.index('<li id="move=6">')
+    assert page.index("rolled the game back from move", at) < page.index('<li id="move=7">')
+    feed = site_file(tmp_path / "out", "mogul", "c", "atom").read_text()
     assert "rolled the game back" in feed and "<updated>2026-05-01T12:00:00Z</updated>" in feed
 
 

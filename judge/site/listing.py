@@ -1,0 +1,112 @@
+"""The site's lists of games, kept so that publishing one game rewrites lists whose length does
+not grow with the archive:
+
+    OUT/index.html  feed.atom     the running games, the RECENT games that ended last, the months
+    OUT/games.json                what those show of each game (with its feed entries), and the
+                                  number of games that ended each month
+    OUT/finished/MONTH.html .json every game that ended that month (YYYY-MM; `undated`: records
+                                  that do not say when their game ended), the latest first
+
+A change of a running game rewrites the index, its data and the site's feed (the newest
+PER_SITE entries of the running and recent games); the change that ends a game also rewrites
+its month. `judge site` builds the same lists from every record."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from judge.site import feeds, pages
+
+INDEX = "games.json"
+MONTHS = "finished"
+UNDATED = "undated"
+RECENT = 50
+
+
+def month_of(summary: dict) -> str:
+    return summary["ended"][:7] if summary.get("ended") else UNDATED
+
+
+def _newest_first(summaries) -> list[dict]:
+    return sorted(summaries, key=lambda s: (s.get("ended", ""), s["key"]), reverse=True)
+
+
+class Listing:
+    def __init__(self, out: Path, write_file):
+        self.out, self.write_file = Path(out), write_file
+        data = _read_json(self.out / INDEX)
+        self.earlier = data is not None and not isinstance(data.get("running"), dict)  # a site of an earlier judge
+        if self.earlier or data is None:
+            data = {"running": {}, "recent": [], "months": {}}
+        try:
+            self.running = {k: dict(v) for k, v in data["running"].items()}
+            self.recent = [dict(s) for s in data["recent"]]
+            self.months = {str(k): int(v) for k, v in data["months"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            self.earlier, self.running, self.recent, self.months = True, {}, [], {}
+        self._month: dict[str, dict] = {}  # month -> {key: summary}, read when needed
+        self._changed: set[str] = set()
+
+    def month(self, name: str) -> dict:
+        if name not in self._month:
+            data = _read_json(self.out / MONTHS / f"{name}.json")
+            games = data.get("games") if isinstance(data, dict) else None
+            self._month[name] = {g["key"]: g for g in games if isinstance(g, dict) and "key" in g} \
+                if isinstance(games, list) else {}
+        return self._month[name]
+
+    def put(self, summary: dict) -> None:
+        """Show the game as `summary` says (its place: running, or the month it ended)."""
+        key = summary["key"]
+        self.recent = [s for s in self.recent if s["key"] != key]
+        if summary["over"]:
+            self.running.pop(key, None)
+            self._place(month_of(summary), key, {k: v for k, v in summary.items() if k != "entries"})
+            self.recent = _newest_first([*self.recent, summary])[:RECENT]
+            return
+        if key not in self.running:  # new here, or a rollback took back the end of a game listed as over
+            for name in {month_of(summary), UNDATED}:
+                if name in self.months and key in self.month(name):
+                    self._place(name, key, None)
+        self.running[key] = summary
+
+    def _place(self, name: str, key: str, summary: dict | None) -> None:
+        """The game in (or, `summary` None, out of) the month `name`, whose files are then
+        written again (unchanged bytes are not: a judge killed while writing them is caught up)."""
+        games = self.month(name)
+        if summary is None:
+            games.pop(key, None)
+        else:
+            games[key] = summary
+        self._changed.add(name)
+        if games:
+            self.months[name] = len(games)
+        else:
+            self.months.pop(name, None)
+
+    def save(self) -> None:
+        """Write what changed: the index, its data, the site's feed and the months changed."""
+        for name in sorted(self._changed):
+            games = _newest_first(self.month(name).values())
+            self.write_file(self.out / MONTHS / f"{name}.json",
+                            json.dumps({"month": name, "games": games}, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+            self.write_file(self.out / MONTHS / f"{name}.html", pages.month_page(name, games))
+        running = [self.running[k] for k in sorted(self.running)]
+        months = sorted(self.months.items(), reverse=True)
+        self.write_file(self.out / "index.html", pages.index_page(running, self.recent, months))
+        items = sorted((e for g in [*running, *self.recent] for e in g["entries"]), key=lambda e: (e["updated"], e["move"]))
+        self.write_file(self.out / "feed.atom", feeds.atom("Every game", "urn:judge:site", "index.html",
+                                                          items[-feeds.PER_SITE:]))
+        self.write_file(self.out / INDEX, json.dumps({"running": self.running, "recent": self.recent, "months": self.months},
+                                                     indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+        self._changed.clear()
+
+
+def _read_json(path: Path):
+    from judge.site.build import read
+
+    try:
+        data = json.loads(read(path) or "null")
+        return data if isinstance(data, dict) else None
+    except ValueError:
+        return None
