@@ -753,7 +753,19 @@ def audit(
                       "draws": game.rng.draws, "game_master_orders": given_by_gm})
     key = " key," if game.rng.key else ""
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
-         f"{len(game.log)} orders replay from them to the saved state: {drawn}.")
+         f"{len(game.log)} orders replay from them to the saved state: {drawn}{_stretches(game)}.")
+
+
+def _stretches(game: Game) -> str:
+    """The versions of the rules the log was played with, where `judge upgrade` changed it."""
+    from judge.engine import facts
+
+    ups = [f for f in facts.facts(game.log) if f.kind == "upgrade"]
+    if not ups:
+        return ""
+    said = f"; played by {game.ruleset.name} version {ups[0].args[0]} until move {ups[0].move}"
+    said += "".join(f", then version {u.args[1]} until move {after.move}" for u, after in zip(ups, ups[1:]))
+    return said + f", then version {ups[-1].args[1]} (judge upgrade)"
 
 
 @app.command()

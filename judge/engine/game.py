@@ -9,7 +9,7 @@ import marshal
 import os
 import re
 
-from judge.engine import grammar, ruleset as registry
+from judge.engine import facts, grammar, ruleset as registry
 from judge.engine.errors import (
     LogEndsEarly,
     GameFileError,
@@ -26,7 +26,7 @@ from judge.engine.orderlog import Log, LogEntry
 from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import KEY_HEX, Rng
-from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
+from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, emit, visible_events
 
 FORMAT = 1
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
@@ -399,16 +399,37 @@ class Game:
 
     # ---- replay -------------------------------------------------------------------------
     def replay(self) -> "Game":
-        """A new game built from the header and the log alone."""
+        """A new game built from the header and the log alone. Each stretch of the log is
+        replayed under the version of the rules it was played with (judge/engine/facts.py: the
+        game begins under the first upgrade's `from`); while it runs, `self.ruleset` is the
+        version of the stretch replayed, so that every hook sees it."""
+        header, log = self.ruleset, list(self.log)  # (a plain list: indexed a few times per entry)
+        begun = facts.first_version(log, header.version)
+        try:
+            self.ruleset = self.at_version(begun)
+            state, rng = self._replayed(log)
+            if self.ruleset.version != header.version:
+                raise GameFileError(f"the log leaves the game at {header.name} version {self.ruleset.version}, "
+                                    f"but the file says version {header.version}")
+        finally:
+            self.ruleset = header
+        return self._like(state, rng)
+
+    def at_version(self, version: int) -> Ruleset:
+        """This game's ruleset as it played in `version` (GameFileError for one this judge lacks)."""
+        if version == self.ruleset.version:
+            return self.ruleset
+        return registry.get(self.ruleset.name).at_version(version)
+
+    def _replayed(self, log: list[str]) -> tuple[dict, Rng]:
         rng = self.rng.at(0)
-        rs = self.ruleset
-        state = self._initial_state(rs, self.players, self.options, rng, self.setup)
-        log, i = list(self.log), 0  # (a plain list: indexed a few times per entry)
-        n = len(log)
+        state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
+        i, n = 0, len(log)
 
         def given(who: str, cut_now: bool, given_: list[str], round_: int | None) -> None:
             """Give the standing commands logged right after, before anything is carried out
             (each for the round its entry names)."""
+            rs = self.ruleset
             while (j := i + 1 + len(given_)) < n and self._given_with(log[j], who, state["move"]):
                 standing.give(rs, state, given_, *standing.command_from_log(rs, state, who, log[j].split(" ", 2)[2]))
 
@@ -420,7 +441,15 @@ class Game:
             move, player, text = parts
             if move != state["move"]:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
+            if player == facts.JUDGE:
+                try:
+                    state, rng = self._judged(state, rng, facts.read(move, text), log, i)
+                except JudgeError as e:
+                    raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
+                i += 1
+                continue
             carried = []
+            rs = self.ruleset
             try:
                 if standing.is_secret_entry(entry):
                     standing.apply_command(rs, state, *standing.command_from_log(rs, state, player, text))
@@ -440,7 +469,43 @@ class Game:
                     raise (LogEndsEarly if k == len(logged) else GameFileError)(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
                                         f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
-        return self._like(state, rng)
+        return state, rng
+
+    # ---- the judge's own entries (judge/engine/facts.py) ---------------------------------
+    def note(self, text: str) -> None:
+        """Log one of the judge's entries at the current move and carry it out (an upgrade
+        replays the whole log under the new version: GameFileError when an order no longer
+        fits, the game unchanged)."""
+        fact = facts.read(self.move, text)
+        log = list(self.log)
+        self.state, self.rng = self._judged(self.state, self.rng, fact, log, len(log), replaying=False)
+        self.log.append(str(fact))
+
+    def _judged(self, state: dict, rng: Rng, fact: facts.Fact, log: list[str], i: int,
+                replaying: bool = True) -> tuple[dict, Rng]:
+        """Carry out the judge's entry `fact`, entry `i` of `log` (the entries before it are
+        the game so far; `replaying`: those after it are logged too): the state (a new one
+        after an upgrade) and the generator. Refused (GameFileError) where it cannot stand: an
+        upgrade from another version than the game's, a fact of no seat."""
+        kind, args = fact.kind, fact.args
+        if kind == "upgrade":
+            old, new = args
+            if old != self.ruleset.version or new <= old:
+                raise GameFileError(f"an upgrade from version {old} to version {new}, but the game is played by "
+                                    f"{self.ruleset.name} version {self.ruleset.version} there")
+            rs = self.at_version(new)
+            prior = [e for e in log[:i] if not (facts.is_fact(e) and " upgrade from version " in e)]
+            rejudged = Game(rs, self.players, self.options, self.setup, self.rng.at(0), {}, prior, self.meta,
+                            self.salt, self.commitment, self.corrections).replay()
+            kept = state.get(facts.KEY, [])
+            state, rng = rejudged.state, rejudged.rng
+            state[facts.KEY] = list(kept)
+            emit(state, f"From here the game is played by version {new} of the {rs.name} rules "
+                        f"(judge upgrade from version {old}).")
+            del state["events"][:-KEEP_EVENTS]
+            self.ruleset = rs
+        facts.recorded(state, str(fact))
+        return state, rng
 
     @staticmethod
     def _given_with(entry: str, player: str, move: int) -> bool:
@@ -451,26 +516,34 @@ class Game:
         commitment published at the start, or the log does not replay to the saved state."""
         if not self.commitment:
             return ["this game was made before the judge committed to its seed: nothing to check it against"]
-        made = commitment(self.ruleset, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key)
+        try:
+            begun = self.at_version(facts.first_version(self.log, self.ruleset.version))
+        except JudgeError as e:
+            return [f"the log names the version the game began under, but {e}"]
+        made = commitment(begun, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key)
         if made != self.commitment:
-            return [f"the seed, key, setup and salt give {made}, not the commitment {self.commitment} "
-                    "published at the start: they were changed after the game began"]
+            return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
+                    f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
+                    "changed after the game began"]
         try:
             return self.differences(self.replay())
         except JudgeError as e:
             return [f"the log does not replay from the seed and setup: {e}"]
 
     def upgraded(self) -> "Game":
-        """This game replayed under the current version of its ruleset, or GameFileError
-        naming the first logged order that no longer fits."""
+        """This game moved to the current version of its ruleset by an entry of the judge in its
+        log (judge/engine/facts.py: the log before it replayed under the current rules, the
+        game going on from there), or GameFileError naming the first logged order that no
+        longer fits."""
         current = registry.get(self.ruleset.name)
-        if self.ruleset is current:
+        if self.ruleset.version == current.version:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = self._like({}, self.rng.at(0), ruleset=current)
+        new = self.copy()
         try:
-            return new.replay()
+            new.note(facts.text("upgrade", self.ruleset.version, current.version))
         except GameFileError as e:
             raise GameFileError(f"cannot upgrade to {current.name} version {current.version}: {e}") from None
+        return new
 
     def differences(self, other: "Game") -> list[str]:
         """Where two games' rng and state differ, as dotted paths."""
