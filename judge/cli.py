@@ -748,9 +748,12 @@ def audit(
     if given_by_gm:
         drawn += (f"; the game master's {given_by_gm} {_plural(given_by_gm, 'order', 'orders')} (as their rolls "
                   "or results) are in the log as given: the seed does not vouch for them")
+    chosen = game.set_by_gm()
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
-                      "draws": game.rng.draws, "game_master_orders": given_by_gm})
+                      "draws": game.rng.draws, "game_master_orders": given_by_gm, "set_by_game_master": chosen})
+    if chosen:
+        drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
          f"{len(game.log)} orders replay from them to the saved state: {drawn}{_stretches(game)}.")

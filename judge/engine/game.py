@@ -167,6 +167,9 @@ class Game:
         v["events"] = visible_events(state, player) if report else []
         v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
+        chosen = self.set_by_gm()
+        if chosen:
+            v["set_by_gm"] = chosen
         if v["game_over"] and self.commitment:
             v["seed"], v["salt"] = self.rng.seed, self.salt
             if self.rng.key:
@@ -183,6 +186,14 @@ class Game:
         if recent:
             v["corrections"] = recent
         return v
+
+    def set_by_gm(self) -> list[str]:
+        """What the game master set rather than the judge's committed generator, in public
+        words for every report: the seed of a committed game whose generator has no secret
+        key (given to `judge new --seed`, or made before keys: nothing shows it was drawn),
+        and what the setup file sets (the ruleset's `setup_words`). Bound by the commitment."""
+        seed = ["the seed (and so every draw)"] if self.commitment and not self.rng.key else []
+        return seed + self.ruleset.set_by_setup(self.setup)
 
     def status(self) -> dict:
         rs, state = self.ruleset, self.state

@@ -176,8 +176,11 @@ def hidden_from_the_public(game: Game, seed: int, k: int) -> Game:
     rs, rng = game.ruleset, Rng(seed * 1000 + game.move * 10 + k)
     other = game.copy()
     other.state = rs.resample_hidden(game.state, None, rng)
-    other.rng = Rng((game.rng.seed + 7919 * (k + 1)) % 2**63, game.rng.draws)
-    other.setup = {"deck": [f"card{rng.below(100)}" for _ in range(5)]}
+    # (whether the generator has a key and which keys the setup has are public: every report
+    # says what the game master set, Game.set_by_gm; the seed, key and setup's values are not)
+    other.rng = Rng((game.rng.seed + 7919 * (k + 1)) % 2**63, game.rng.draws,
+                    f"{rng.below(2**32):032x}" if game.rng.key else "")
+    other.setup = {key: [f"card{rng.below(100)}" for _ in range(5)] for key in game.setup}
     other.salt = f"{rng.below(2**32):032x}"
     deadline = game.meta.get("mail", {}).get("deadline", "")  # (public: every player is told it)
     other.meta = {**{key: game.meta[key] for key in PUBLIC_META if key in game.meta},
