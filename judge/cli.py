@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from judge.store import gamefile
-from judge.engine import ruleset as registry, standing
+from judge.engine import facts, ruleset as registry, standing
 from judge.engine.errors import GameFileError, IllegalOrder, JudgeError, NotYourTurn, OrderError, UsageError, VerifyError
 from judge.engine.game import Game
 from judge.engine.ruleset import GM
@@ -749,20 +749,21 @@ def audit(
         drawn += (f"; the game master's {given_by_gm} {_plural(given_by_gm, 'order', 'orders')} (as their rolls "
                   "or results) are in the log as given: the seed does not vouch for them")
     chosen = game.set_by_gm()
+    judged = sum(1 for e in game.log if facts.is_fact(e))
     if as_json:
-        return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
-                      "draws": game.rng.draws, "game_master_orders": given_by_gm, "set_by_game_master": chosen})
+        return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment,
+                      "orders": len(game.log) - judged, "judge_entries": judged, "draws": game.rng.draws,
+                      "game_master_orders": given_by_gm, "set_by_game_master": chosen})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
+    entries = f" and the judge's {judged} {_plural(judged, 'entry', 'entries')}" if judged else ""
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
-         f"{len(game.log)} orders replay from them to the saved state: {drawn}{_stretches(game)}.")
+         f"{len(game.log) - judged} orders{entries} replay from them to the saved state: {drawn}{_stretches(game)}.")
 
 
 def _stretches(game: Game) -> str:
     """The versions of the rules the log was played with, where `judge upgrade` changed it."""
-    from judge.engine import facts
-
     ups = [f for f in facts.facts(game.log) if f.kind == "upgrade"]
     if not ups:
         return ""

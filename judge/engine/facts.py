@@ -114,6 +114,14 @@ def first_version(log, version: int) -> int:
     return version
 
 
+def ended(state: dict) -> str:
+    """When the game ended, as its entry says ("" before the entry)."""
+    for e in state.get(KEY, []):
+        if " judge: ended at " in e:
+            return e.rsplit(" ", 1)[1]
+    return ""
+
+
 def recorded(state: dict, entry_: str) -> None:
     """Keep a replayed entry of the judge in the state (see the module's text)."""
     state.setdefault(KEY, []).append(entry_)

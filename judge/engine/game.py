@@ -28,7 +28,10 @@ from judge.engine import standing
 from judge.engine.rng import KEY_HEX, Rng
 from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, emit, visible_events
 
-FORMAT = 1
+# The file format a new game is written in. 2: the judge logs the league's facts as entries of
+# its own (judge/engine/facts.py; format 1 kept them in [meta.league]), and the commitment names
+# the format, so that no file can pass for the other. Both are read.
+FORMAT = 2
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
@@ -57,10 +60,11 @@ class Accepted(list):
                 "send it again once you have seen the result" for line in (self.unjudged if lines is None else lines)]
 
 
-def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: str = "") -> str:
+def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: str = "",
+               file_format: int = 1) -> str:
     """The SHA-256 that binds a game to everything hidden at its start: published in every
     report from move 1, checked by `judge audit` once the seed, the generator's key (games
-    made since there is one) and the salt are revealed."""
+    made since there is one) and the salt are revealed; and to its file format (from 2)."""
     import json
 
     try:
@@ -69,13 +73,14 @@ def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: 
         from hashlib import sha256
 
     made = {"ruleset": rs.name, "ruleset_version": rs.version, "players": list(players),
-            "options": options, "setup": setup, "seed": seed, "salt": salt, **({"key": key} if key else {})}
+            "options": options, "setup": setup, "seed": seed, "salt": salt, **({"key": key} if key else {}),
+            **({"format": file_format} if file_format > 1 else {})}
     return sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class Game:
     def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None,
-                 salt: str = "", commitment: str = "", corrections=None):
+                 salt: str = "", commitment: str = "", corrections=None, file_format: int = FORMAT):
         self.ruleset = ruleset
         self.players = list(players)
         self.options = options
@@ -89,6 +94,7 @@ class Game:
         self.commitment = commitment
         # The game master's corrections (rollbacks, seats handed on): judge/record/corrections.py.
         self.corrections = corrections if corrections is not None else []
+        self.format = file_format  # FORMAT's: what the file holds, what the judge logs
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
@@ -115,7 +121,7 @@ class Game:
         state = cls._initial_state(rs, players, values, rng, setup)
         salt = os.urandom(16).hex() if salt is None else salt
         return cls(rs, players, values, setup, rng, state, [], dict(standing.NEW_GAME),
-                   salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key))
+                   salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key, FORMAT))
 
     @staticmethod
     def _initial_state(rs, players, options, rng, setup) -> dict:
@@ -236,7 +242,7 @@ class Game:
         """This game's header (players, options, setup, commitment) with another position."""
         return Game(ruleset or self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(),
                     self.meta if meta is None else meta, self.salt, self.commitment,
-                    self.corrections if corrections is None else corrections)
+                    self.corrections if corrections is None else corrections, self.format)
 
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
@@ -507,7 +513,7 @@ class Game:
             rs = self.at_version(new)
             prior = [e for e in log[:i] if not (facts.is_fact(e) and " upgrade from version " in e)]
             rejudged = Game(rs, self.players, self.options, self.setup, self.rng.at(0), {}, prior, self.meta,
-                            self.salt, self.commitment, self.corrections).replay()
+                            self.salt, self.commitment, self.corrections, self.format).replay()
             kept = state.get(facts.KEY, [])
             state, rng = rejudged.state, rejudged.rng
             state[facts.KEY] = list(kept)
@@ -515,6 +521,18 @@ class Game:
                         f"(judge upgrade from version {old}).")
             del state["events"][:-KEEP_EVENTS]
             self.ruleset = rs
+        elif kind != "ended" and args[0] not in self.players:
+            raise GameFileError(f"{args[0]} is not a seat of this game")
+        elif kind == "missed" and replaying:
+            after = LogEntry.read(log[i + 1]) if i + 1 < len(log) else None
+            if after is None or after.player != args[0] or after.move != fact.move or standing.is_secret_entry(log[i + 1]):
+                raise GameFileError(f"it is not followed by the order the judge gave for {args[0]} at move {fact.move}")
+        elif kind == "resigned" and facts.text("resigned", args[0]) in {e.split(" ", 2)[2] for e in state.get(facts.KEY, [])}:
+            raise GameFileError(f"{args[0]} has resigned already")
+        elif kind == "seat" and not (args[1] == facts.UNNAMED or (NAME.match(args[1]) and args[1].lower() != GM)):
+            raise GameFileError(f"'{args[1]}' is not a player's name")
+        elif kind == "ended" and (not self.ruleset.is_over(state) or facts.ended(state)):
+            raise GameFileError("the game is not over" if not self.ruleset.is_over(state) else "the game's end is logged already")
         facts.recorded(state, str(fact))
         return state, rng
 
@@ -531,7 +549,8 @@ class Game:
             begun = self.at_version(facts.first_version(self.log, self.ruleset.version))
         except JudgeError as e:
             return [f"the log names the version the game began under, but {e}"]
-        made = commitment(begun, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key)
+        made = commitment(begun, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key,
+                          self.format)
         if made != self.commitment:
             return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
                     f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
@@ -557,11 +576,18 @@ class Game:
         return new
 
     def differences(self, other: "Game") -> list[str]:
-        """Where two games' rng and state differ, as dotted paths."""
+        """Where two games' rng and state differ, as dotted paths (`other` replayed, this one
+        saved); the first of the judge's entries that differs by its words."""
         out = []
         if self.rng.to_dict() != other.rng.to_dict():
             out.append(f"rng: {self.rng.to_dict()} != {other.rng.to_dict()}")
-        _diff(self.state, other.state, "state", out)
+        kept, replayed = self.state.get(facts.KEY, []), other.state.get(facts.KEY, [])
+        if kept != replayed:
+            k = next(k for k in range(max(len(kept), len(replayed))) if kept[k:k + 1] != replayed[k:k + 1])
+            out.append(f"the judge's entries: the log gives {replayed[k] if k < len(replayed) else 'no more'!r} where "
+                       f"the saved state keeps {kept[k] if k < len(kept) else 'no more'!r}")
+        _diff({k: v for k, v in self.state.items() if k != facts.KEY},
+              {k: v for k, v in other.state.items() if k != facts.KEY}, "state", out)
         return out
 
     # ---- the file's contents ------------------------------------------------------------
@@ -571,7 +597,7 @@ class Game:
         committed = {"commitment": self.commitment} if self.commitment else {}
         rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()
         data = {
-            "format": FORMAT,
+            "format": self.format,
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
             **committed,
@@ -605,8 +631,8 @@ class Game:
                 raise GameFileError(f"{where}: '{key}' has the wrong type")
             return data[key]
 
-        if need("format", int) != FORMAT:
-            raise GameFileError(f"{where} is in file format {data['format']}; this judge reads format {FORMAT}")
+        if not 1 <= need("format", int) <= FORMAT:
+            raise GameFileError(f"{where} is in file format {data['format']}; this judge reads formats 1 to {FORMAT}")
         try:
             rs = registry.get(need("ruleset", str))
         except UsageError as e:
@@ -665,7 +691,8 @@ class Game:
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws, key), state, log, meta, salt, committed, corrections)
+        return cls(rs, players, options, setup, Rng(seed, draws, key), state, log, meta, salt, committed, corrections,
+                   data["format"])
 
 
 def _is_hex(text, length: int) -> bool:

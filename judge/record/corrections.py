@@ -16,6 +16,7 @@ from judge.engine.errors import LogEndsEarly, UsageError
 from judge.engine.game import NAME, Game
 from judge.engine.orderlog import LogEntry
 from judge.engine.ruleset import GM
+from judge.record import conduct
 from judge.record.entries import public_entries
 
 def _move_of(entry: str) -> int:
@@ -120,6 +121,7 @@ def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
     game.corrections.append({"kind": "replace", "time": when, "seat": seat, "player": new,
                              "previous": holder(game, seat), "since": game.move,
                              **({"reason": reason.strip()} if reason.strip() else {})})
+    conduct.handed(game, seat, new)  # (a game of file format 2 logs it: the league reads it there)
     return seat
 
 
