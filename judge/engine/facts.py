@@ -40,9 +40,7 @@ _FORMS = {
     "seat": re.compile(r"^seat (\S+) to (.+)$"),
     "ended": re.compile(r"^ended at (\S+)$"),
 }
-# How the judge chose the order of a seat whose deadline passed (judge/gateway/deadlines.py).
-HOW = ("the default order", "the judge's bot plays for an absent player",
-       "the judge's bot, as no default order could be given")
+DEFAULT = "the default order"  # how the judge chose a missed order, mostly (judge/gateway/deadlines.py)
 # What a rollback over an entry keeps: the seat's player, a resignation and the rules stay
 # what they are now, so it logs them again at the move it returns to (a missed deadline and
 # the end go with the orders they came with).

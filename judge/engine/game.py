@@ -94,7 +94,7 @@ class Game:
         self.commitment = commitment
         # The game master's corrections (rollbacks, seats handed on): judge/record/corrections.py.
         self.corrections = corrections if corrections is not None else []
-        self.format = file_format  # FORMAT's: what the file holds, what the judge logs
+        self.format = file_format  # the file format (FORMAT): what the file holds and the judge logs
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
@@ -494,8 +494,7 @@ class Game:
         replays the whole log under the new version: GameFileError when an order no longer
         fits, the game unchanged)."""
         fact = facts.read(self.move, text)
-        log = list(self.log)
-        self.state, self.rng = self._judged(self.state, self.rng, fact, log, len(log), replaying=False)
+        self.state, self.rng = self._judged(self.state, self.rng, fact, self.log, len(self.log), replaying=False)
         self.log.append(str(fact))
 
     def _judged(self, state: dict, rng: Rng, fact: facts.Fact, log: list[str], i: int,

@@ -52,7 +52,7 @@ def _fact(game, kind: str, seat: str, player: str, **extra) -> None:
                          **extra, "after": len(game.corrections)})
 
 
-def missed(game, seat: str, player: str, deadline: str, how: str = facts.HOW[0]) -> None:
+def missed(game, seat: str, player: str, deadline: str, how: str = facts.DEFAULT) -> None:
     """`seat`, played by `player` (corrections.holder), gave no order for the move now awaited
     by `deadline`: the judge gives one, chosen `how` (call this right before it does)."""
     if logged(game):

@@ -101,7 +101,7 @@ def seat_of(game: Game, name: str) -> str:
     raise UsageError(f"no player '{name}' in this game (seats: {', '.join(game.players)})")
 
 
-UNNAMED = "a new player"
+UNNAMED = facts.UNNAMED  # a seat handed on without a name
 
 
 def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
