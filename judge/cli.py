@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from judge.store import gamefile
-from judge.engine import ruleset as registry, standing
+from judge.engine import facts, ruleset as registry, standing
 from judge.engine.errors import GameFileError, IllegalOrder, JudgeError, NotYourTurn, OrderError, UsageError, VerifyError
 from judge.engine.game import Game
 from judge.engine.ruleset import GM
@@ -853,14 +853,35 @@ def audit(
     if given_by_gm:
         orders = _plural(given_by_gm, "order (as their roll or result) is", "orders (as their rolls or results) are")
         drawn += f"; the game master's {given_by_gm} {orders} in the log as given: the seed does not vouch for them"
+    chosen = game.set_by_gm()
+    judged = sum(1 for e in game.log if facts.is_fact(e))
     if as_json:
-        return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
-                      "draws": game.rng.draws, "game_master_orders": given_by_gm})
+        return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment,
+                      "orders": len(game.log) - judged, "judge_entries": judged, "draws": game.rng.draws,
+                      "game_master_orders": given_by_gm, "set_by_game_master": chosen})
+    if chosen:
+        drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
-    replay = (f"{_all(len(game.log), 'order replays', 'orders replay')} from them" if game.log else
-              "the game, with no order logged, is")
+    n = len(game.log) - judged
+    if not game.log:
+        replay = "the game, with no order logged, is"
+    elif not judged:
+        replay = f"{_all(n, 'order replays', 'orders replay')} from them"
+    else:
+        replay = (f"{_all(n, 'order', 'orders') if n else 'no order'} and the judge's {judged} "
+                  f"{_plural(judged, 'entry', 'entries')} replay from them")
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
-         f"{replay} to the saved state: {drawn}.")
+         f"{replay} to the saved state: {drawn}{_stretches(game)}.")
+
+
+def _stretches(game: Game) -> str:
+    """The versions of the rules the log was played with, where `judge upgrade` changed it."""
+    ups = [f for f in facts.facts(game.log) if f.kind == "upgrade"]
+    if not ups:
+        return ""
+    said = f"; played by {game.ruleset.name} version {ups[0].args[0]} until move {ups[0].move}"
+    said += "".join(f", then version {u.args[1]} until move {after.move}" for u, after in zip(ups, ups[1:]))
+    return said + f", then version {ups[-1].args[1]} (judge upgrade)"
 
 
 @app.command()

@@ -1,7 +1,7 @@
 """Built-in bots. A bot sees only its own player's view, never the state."""
 from __future__ import annotations
 
-from judge.engine.rng import Rng, blake2b
+from judge.engine.rng import Rng
 from judge.engine.standing import is_secret_entry
 
 KINDS = ("sensible", "random")
@@ -9,9 +9,11 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]  # the seats of bot g
 
 
 def bot_rng(game, player: str, salt: str = "") -> Rng:
-    """A generator of the bot's own, so a bot never draws from the game's generator."""
-    digest = blake2b(f"bot:{game.rng.seed}:{game.move}:{player}:{salt}".encode(), digest_size=7).digest()
-    return Rng(int.from_bytes(digest, "big"))
+    """A generator of the bot's own, so a bot never draws from the game's generator; keyed
+    like every draw of the game, by its seed and its secret key (a game made with --seed has
+    no key, and its bots draw as they always did)."""
+    digest = game.rng.digest(f"bot:{game.rng.seed}:{game.move}:{player}:{salt}".encode(), 7)
+    return Rng(int.from_bytes(digest, "big"), key=game.rng.key)
 
 
 def choose(game, player: str, kind: str = "sensible", salt: str = "") -> str:

@@ -9,7 +9,7 @@ import marshal
 import os
 import re
 
-from judge.engine import grammar, ruleset as registry
+from judge.engine import facts, grammar, ruleset as registry
 from judge.engine.errors import (
     LogEndsEarly,
     GameFileError,
@@ -26,9 +26,12 @@ from judge.engine.orderlog import Log, LogEntry
 from judge.engine.orders import Order, comment_note, order_lines, split_move
 from judge.engine import standing
 from judge.engine.rng import KEY_HEX, Rng
-from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, visible_events
+from judge.engine.ruleset import GM, KEEP_EVENTS, Ruleset, emit, visible_events
 
-FORMAT = 1
+# The file format a new game is written in. 2: the judge logs the league's facts as entries of
+# its own (judge/engine/facts.py; format 1 kept them in [meta.league]), and the commitment names
+# the format, so that no file can pass for the other. Both are read.
+FORMAT = 2
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
 # The top-level keys of a game file (tables last, [log] the very last: judge/orderlog.py).
 KEYS = ("format", "ruleset", "ruleset_version", "commitment", "players", "options", "setup", "rng", "meta", "state",
@@ -57,10 +60,11 @@ class Accepted(list):
                 "send it again once you have seen the result" for line in (self.unjudged if lines is None else lines)]
 
 
-def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: str = "") -> str:
+def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: str = "",
+               file_format: int = 1) -> str:
     """The SHA-256 that binds a game to everything hidden at its start: published in every
     report from move 1, checked by `judge audit` once the seed, the generator's key (games
-    made since there is one) and the salt are revealed."""
+    made since there is one) and the salt are revealed; and to its file format (from 2)."""
     import json
 
     try:
@@ -69,13 +73,14 @@ def commitment(rs: Ruleset, players, options, setup, seed: int, salt: str, key: 
         from hashlib import sha256
 
     made = {"ruleset": rs.name, "ruleset_version": rs.version, "players": list(players),
-            "options": options, "setup": setup, "seed": seed, "salt": salt, **({"key": key} if key else {})}
+            "options": options, "setup": setup, "seed": seed, "salt": salt, **({"key": key} if key else {}),
+            **({"format": file_format} if file_format > 1 else {})}
     return sha256(json.dumps(made, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class Game:
     def __init__(self, ruleset: Ruleset, players, options, setup, rng: Rng, state, log, meta=None,
-                 salt: str = "", commitment: str = "", corrections=None):
+                 salt: str = "", commitment: str = "", corrections=None, file_format: int = FORMAT):
         self.ruleset = ruleset
         self.players = list(players)
         self.options = options
@@ -89,6 +94,7 @@ class Game:
         self.commitment = commitment
         # The game master's corrections (rollbacks, seats handed on): judge/record/corrections.py.
         self.corrections = corrections if corrections is not None else []
+        self.format = file_format  # the file format (FORMAT): what the file holds and the judge logs
 
     # ---- creating -----------------------------------------------------------------------
     @classmethod
@@ -115,7 +121,7 @@ class Game:
         state = cls._initial_state(rs, players, values, rng, setup)
         salt = os.urandom(16).hex() if salt is None else salt
         return cls(rs, players, values, setup, rng, state, [], dict(standing.NEW_GAME),
-                   salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key))
+                   salt=salt, commitment=commitment(rs, players, values, setup, seed, salt, key, FORMAT))
 
     @staticmethod
     def _initial_state(rs, players, options, rng, setup) -> dict:
@@ -170,6 +176,9 @@ class Game:
         v["events"] = visible_events(state, player) if report else []
         v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
+        chosen = self.set_by_gm()
+        if chosen:
+            v["set_by_gm"] = chosen
         if v["game_over"] and self.commitment:
             v["seed"], v["salt"] = self.rng.seed, self.salt
             if self.rng.key:
@@ -185,6 +194,14 @@ class Game:
         if recent:
             v["corrections"] = recent
         return v
+
+    def set_by_gm(self) -> list[str]:
+        """What the game master set rather than the judge's committed generator, in public
+        words for every report: the seed of a committed game whose generator has no secret
+        key (given to `judge new --seed`, or made before keys: nothing shows it was drawn),
+        and what the setup file sets (the ruleset's `setup_words`). Bound by the commitment."""
+        seed = ["the seed (and so every draw)"] if self.commitment and not self.rng.key else []
+        return seed + self.ruleset.set_by_setup(self.setup)
 
     def status(self) -> dict:
         rs, state = self.ruleset, self.state
@@ -227,7 +244,7 @@ class Game:
         """This game's header (players, options, setup, commitment) with another position."""
         return Game(ruleset or self.ruleset, self.players, self.options, self.setup, rng, state, self.log.copy(),
                     self.meta if meta is None else meta, self.salt, self.commitment,
-                    self.corrections if corrections is None else corrections)
+                    self.corrections if corrections is None else corrections, self.format)
 
     def copy(self) -> "Game":
         """An independent copy (state, generator, log and meta), to try orders on."""
@@ -401,16 +418,37 @@ class Game:
 
     # ---- replay -------------------------------------------------------------------------
     def replay(self) -> "Game":
-        """A new game built from the header and the log alone."""
+        """A new game built from the header and the log alone. Each stretch of the log is
+        replayed under the version of the rules it was played with (judge/engine/facts.py: the
+        game begins under the first upgrade's `from`); while it runs, `self.ruleset` is the
+        version of the stretch replayed, so that every hook sees it."""
+        header, log = self.ruleset, list(self.log)  # (a plain list: indexed a few times per entry)
+        begun = facts.first_version(log, header.version)
+        try:
+            self.ruleset = self.at_version(begun)
+            state, rng = self._replayed(log)
+            if self.ruleset.version != header.version:
+                raise GameFileError(f"the log leaves the game at {header.name} version {self.ruleset.version}, "
+                                    f"but the file says version {header.version}")
+        finally:
+            self.ruleset = header
+        return self._like(state, rng)
+
+    def at_version(self, version: int) -> Ruleset:
+        """This game's ruleset as it played in `version` (GameFileError for one this judge lacks)."""
+        if version == self.ruleset.version:
+            return self.ruleset
+        return registry.get(self.ruleset.name).at_version(version)
+
+    def _replayed(self, log: list[str]) -> tuple[dict, Rng]:
         rng = self.rng.at(0)
-        rs = self.ruleset
-        state = self._initial_state(rs, self.players, self.options, rng, self.setup)
-        log, i = list(self.log), 0  # (a plain list: indexed a few times per entry)
-        n = len(log)
+        state = self._initial_state(self.ruleset, self.players, self.options, rng, self.setup)
+        i, n = 0, len(log)
 
         def given(who: str, cut_now: bool, given_: list[str], round_: int | None) -> None:
             """Give the standing commands logged right after, before anything is carried out
             (each for the round its entry names)."""
+            rs = self.ruleset
             while (j := i + 1 + len(given_)) < n and self._given_with(log[j], who, state["move"]):
                 standing.give(rs, state, given_, *standing.command_from_log(rs, state, who, log[j].split(" ", 2)[2]))
 
@@ -422,7 +460,15 @@ class Game:
             move, player, text = parts
             if move != state["move"]:
                 raise GameFileError(f"log entry {i + 1} ({entry!r}) is for move {move}, but replay is at move {state['move']}")
+            if player == facts.JUDGE:
+                try:
+                    state, rng = self._judged(state, rng, facts.read(move, text), log, i)
+                except JudgeError as e:
+                    raise GameFileError(f"log entry {i + 1} ({entry!r}) does not replay: {e}") from None
+                i += 1
+                continue
             carried = []
+            rs = self.ruleset
             try:
                 if standing.is_secret_entry(entry):
                     standing.apply_command(rs, state, *standing.command_from_log(rs, state, player, text))
@@ -442,7 +488,54 @@ class Game:
                     raise (LogEndsEarly if k == len(logged) else GameFileError)(f"log entry {i + 2 + k}: the standing orders give {carried[k]!r} there, "
                                         f"but the log says {logged[k] if k < len(logged) else 'nothing more'!r}")
             i += 1 + len(carried)
-        return self._like(state, rng)
+        return state, rng
+
+    # ---- the judge's own entries (judge/engine/facts.py) ---------------------------------
+    def note(self, text: str) -> None:
+        """Log one of the judge's entries at the current move and carry it out (an upgrade
+        replays the whole log under the new version: GameFileError when an order no longer
+        fits, the game unchanged)."""
+        fact = facts.read(self.move, text)
+        self.state, self.rng = self._judged(self.state, self.rng, fact, self.log, len(self.log), replaying=False)
+        self.log.append(str(fact))
+
+    def _judged(self, state: dict, rng: Rng, fact: facts.Fact, log: list[str], i: int,
+                replaying: bool = True) -> tuple[dict, Rng]:
+        """Carry out the judge's entry `fact`, entry `i` of `log` (the entries before it are
+        the game so far; `replaying`: those after it are logged too): the state (a new one
+        after an upgrade) and the generator. Refused (GameFileError) where it cannot stand: an
+        upgrade from another version than the game's, a fact of no seat."""
+        kind, args = fact.kind, fact.args
+        if kind == "upgrade":
+            old, new = args
+            if old != self.ruleset.version or new <= old:
+                raise GameFileError(f"an upgrade from version {old} to version {new}, but the game is played by "
+                                    f"{self.ruleset.name} version {self.ruleset.version} there")
+            rs = self.at_version(new)
+            prior = [e for e in log[:i] if not (facts.is_fact(e) and " upgrade from version " in e)]
+            rejudged = Game(rs, self.players, self.options, self.setup, self.rng.at(0), {}, prior, self.meta,
+                            self.salt, self.commitment, self.corrections, self.format).replay()
+            kept = state.get(facts.KEY, [])
+            state, rng = rejudged.state, rejudged.rng
+            state[facts.KEY] = list(kept)
+            emit(state, f"From here the game is played by version {new} of the {rs.name} rules "
+                        f"(judge upgrade from version {old}).")
+            del state["events"][:-KEEP_EVENTS]
+            self.ruleset = rs
+        elif kind != "ended" and args[0] not in self.players:
+            raise GameFileError(f"{args[0]} is not a seat of this game")
+        elif kind == "missed" and replaying:
+            after = LogEntry.read(log[i + 1]) if i + 1 < len(log) else None
+            if after is None or after.player != args[0] or after.move != fact.move or standing.is_secret_entry(log[i + 1]):
+                raise GameFileError(f"it is not followed by the order the judge gave for {args[0]} at move {fact.move}")
+        elif kind == "resigned" and facts.text("resigned", args[0]) in {e.split(" ", 2)[2] for e in state.get(facts.KEY, [])}:
+            raise GameFileError(f"{args[0]} has resigned already")
+        elif kind == "seat" and not (args[1] == facts.UNNAMED or (NAME.match(args[1]) and args[1].lower() != GM)):
+            raise GameFileError(f"'{args[1]}' is not a player's name")
+        elif kind == "ended" and (not self.ruleset.is_over(state) or facts.ended(state)):
+            raise GameFileError("the game is not over" if not self.ruleset.is_over(state) else "the game's end is logged already")
+        facts.recorded(state, str(fact))
+        return state, rng
 
     @staticmethod
     def _given_with(entry: str, player: str, move: int) -> bool:
@@ -453,33 +546,49 @@ class Game:
         commitment published at the start, or the log does not replay to the saved state."""
         if not self.commitment:
             return ["this game was made before the judge committed to its seed: nothing to check it against"]
-        made = commitment(self.ruleset, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key)
+        try:
+            begun = self.at_version(facts.first_version(self.log, self.ruleset.version))
+        except JudgeError as e:
+            return [f"the log names the version the game began under, but {e}"]
+        made = commitment(begun, self.players, self.options, self.setup, self.rng.seed, self.salt, self.rng.key,
+                          self.format)
         if made != self.commitment:
-            return [f"the seed, key, setup and salt give {made}, not the commitment {self.commitment} "
-                    "published at the start: they were changed after the game began"]
+            return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
+                    f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
+                    "changed after the game began"]
         try:
             return self.differences(self.replay())
         except JudgeError as e:
             return [f"the log does not replay from the seed and setup: {e}"]
 
     def upgraded(self) -> "Game":
-        """This game replayed under the current version of its ruleset, or GameFileError
-        naming the first logged order that no longer fits."""
+        """This game moved to the current version of its ruleset by an entry of the judge in its
+        log (judge/engine/facts.py: the log before it replayed under the current rules, the
+        game going on from there), or GameFileError naming the first logged order that no
+        longer fits."""
         current = registry.get(self.ruleset.name)
-        if self.ruleset is current:
+        if self.ruleset.version == current.version:
             raise UsageError(f"the game is already played by {current.name} version {current.version}")
-        new = self._like({}, self.rng.at(0), ruleset=current)
+        new = self.copy()
         try:
-            return new.replay()
+            new.note(facts.text("upgrade", self.ruleset.version, current.version))
         except GameFileError as e:
             raise GameFileError(f"cannot upgrade to {current.name} version {current.version}: {e}") from None
+        return new
 
     def differences(self, other: "Game") -> list[str]:
-        """Where two games' rng and state differ, as dotted paths."""
+        """Where two games' rng and state differ, as dotted paths (`other` replayed, this one
+        saved); the first of the judge's entries that differs by its words."""
         out = []
         if self.rng.to_dict() != other.rng.to_dict():
             out.append(f"rng: {self.rng.to_dict()} != {other.rng.to_dict()}")
-        _diff(self.state, other.state, "state", out)
+        kept, replayed = self.state.get(facts.KEY, []), other.state.get(facts.KEY, [])
+        if kept != replayed:
+            k = next(k for k in range(max(len(kept), len(replayed))) if kept[k:k + 1] != replayed[k:k + 1])
+            out.append(f"the judge's entries: the log gives {replayed[k] if k < len(replayed) else 'no more'!r} where "
+                       f"the saved state keeps {kept[k] if k < len(kept) else 'no more'!r}")
+        _diff({k: v for k, v in self.state.items() if k != facts.KEY},
+              {k: v for k, v in other.state.items() if k != facts.KEY}, "state", out)
         return out
 
     # ---- the file's contents ------------------------------------------------------------
@@ -489,7 +598,7 @@ class Game:
         committed = {"commitment": self.commitment} if self.commitment else {}
         rng = {**self.rng.to_dict(), "salt": self.salt} if self.commitment else self.rng.to_dict()
         data = {
-            "format": FORMAT,
+            "format": self.format,
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
             **committed,
@@ -523,8 +632,8 @@ class Game:
                 raise GameFileError(f"{where}: '{key}' has the wrong type")
             return data[key]
 
-        if need("format", int) != FORMAT:
-            raise GameFileError(f"{where} is in file format {data['format']}; this judge reads format {FORMAT}")
+        if not 1 <= need("format", int) <= FORMAT:
+            raise GameFileError(f"{where} is in file format {data['format']}; this judge reads formats 1 to {FORMAT}")
         try:
             rs = registry.get(need("ruleset", str))
         except UsageError as e:
@@ -583,7 +692,8 @@ class Game:
         _probe(rs, state, players, where)
         if not _log_matches_move(log, state["move"]):
             raise GameFileError(f"{where}: the log does not end at move {state['move'] - 1}, where the state is")
-        return cls(rs, players, options, setup, Rng(seed, draws, key), state, log, meta, salt, committed, corrections)
+        return cls(rs, players, options, setup, Rng(seed, draws, key), state, log, meta, salt, committed, corrections,
+                   data["format"])
 
 
 def _is_hex(text, length: int) -> bool:

@@ -37,6 +37,13 @@ class Rng:
         self.draws += 1
         return int.from_bytes(digest, "big")
 
+    def digest(self, data: bytes, size: int) -> bytes:
+        """A BLAKE2b digest of `data`, `size` bytes, keyed by this generator's key (none: not
+        keyed): the seed of a generator drawn from this one (a bot's, judge/engine/bots.py)."""
+        if self._key:
+            return blake2b(data, digest_size=size, key=self._key).digest()
+        return blake2b(data, digest_size=size).digest()
+
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if n <= 0:

@@ -111,6 +111,9 @@ class Ruleset:
     options: tuple[Option, ...] = ()
     max_moves = 1000  # no game of this ruleset runs longer (accepted orders)
     data_name = ""  # games/<data_name>.toml; defaults to the ruleset's name
+    # What each key of a setup file (`judge new --setup`) sets instead of the judge's draws, in
+    # a few public words ({"deck": "the pile"}): every report names them (Game.set_by_gm).
+    setup_words: dict[str, str] = {}
 
     @cached_property
     def data(self) -> dict:
@@ -137,6 +140,13 @@ class Ruleset:
                 old.version = version
             cache[version] = old
         return cache[version]
+
+    def set_by_setup(self, setup: dict) -> list[str]:
+        """What `setup` sets, in public words (its keys, in the order of `setup_words`; never
+        their values, which stay secret until the game is over)."""
+        order = list(self.setup_words)
+        keys = sorted(setup, key=lambda k: (order.index(k) if k in order else len(order), k))
+        return [self.setup_words.get(k, k.replace("_", " ")) for k in keys]
 
     def changes_since(self, version: int) -> list[str]:
         """What changed for a game moved from `version` to the current one (`changes`)."""

@@ -125,7 +125,7 @@ def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
                 late.append(player)
                 move = game.move
                 order, how = missed_order(game, mg, player)
-                conduct.missed(game, player, corrections.holder(game, player), mg.m["deadline"])  # all are told below
+                conduct.missed(game, player, corrections.holder(game, player), mg.m["deadline"], how)  # all are told below
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
                                f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")

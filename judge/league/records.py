@@ -188,11 +188,15 @@ def finished(record: dict, where: str, game=None) -> Finished:
 
 
 def of_game(game, name: str, facts, where: str) -> Finished:
-    """What the league reads of a finished game called `name`, with its record's [league]
-    table `facts` (missed deadlines, resignations, the end)."""
+    """What the league reads of a finished game called `name`: from its log alone for a game
+    of file format 2 (the judge's own entries: missed deadlines, resignations, seats handed on,
+    the end; `facts` is not read, so no table beside the log can change a rating), else with
+    its record's [league] table `facts` and its corrections' trace, as format 1 kept them."""
     if not game.is_over():
         raise GameFileError(f"{where}: the record says the game is over, but its game is not")
     ranks = {row["player"]: row["rank"] for row in game.ruleset.standings(game.state)}
+    if game.format >= 2:
+        return _of_log(game, name, ranks, where)
     if not isinstance(facts, dict):
         raise GameFileError(f"{where}: [league] must be a table")
     ended, timed = facts.get("ended", ""), facts.get("deadlines")
@@ -207,6 +211,30 @@ def of_game(game, name: str, facts, where: str) -> Finished:
             out.missed.append((fact["move"], fact["seat"], fact["player"]))
         elif fact["kind"] == "resigned":
             out.resigned.append((fact["move"], fact["seat"], fact["player"]))
+    return out
+
+
+def _of_log(game, name: str, ranks: dict[str, int], where: str) -> Finished:
+    """A game of file format 2 read from its log: the judge's entries (judge/engine/facts.py)
+    and the players' orders, the agreed end among them."""
+    from judge.engine import facts
+    from judge.engine.game import AGREED_END
+
+    logged = facts.facts(game.log)
+    spans = {seat: [(1, seat)] for seat in game.players}
+    strays = [str(f) for f in logged if f.kind in ("missed", "resigned", "seat") and f.args[0] not in spans]
+    if strays:
+        raise GameFileError(f"{where}: the log's entry {strays[0]!r} names no seat of the game")
+    for f in logged:
+        if f.kind == "seat":
+            spans[f.args[0]].append((f.move, f.args[1]))
+    ended = [f for f in logged if f.kind == "ended"]
+    agreed = any(e.endswith(f" {GM} {AGREED_END}") for e in reversed(game.log))
+    out = Finished(game.ruleset.name, name, ended[-1].args[0] if ended else "", agreed, ranks, spans, _orders(game),
+                   deadlines=not ended[-1].args[1] if ended else None)
+    for f in logged:
+        if f.kind in ("missed", "resigned"):
+            getattr(out, f.kind).append((f.move, f.args[0], out.holder(f.args[0], f.move)))
     return out
 
 

@@ -11,10 +11,12 @@ Both appear in the public record (secret undone orders as "secret order").
 from __future__ import annotations
 
 
+from judge.engine import facts
 from judge.engine.errors import LogEndsEarly, UsageError
 from judge.engine.game import NAME, Game
 from judge.engine.orderlog import LogEntry
 from judge.engine.ruleset import GM
+from judge.record import conduct
 from judge.record.entries import public_entries
 
 def _move_of(entry: str) -> int:
@@ -27,18 +29,28 @@ def check_move(game: Game, move: int) -> None:
         raise UsageError(f"move {move} is not in this game (moves 1 to {game.move})")
 
 
-def before_move(game: Game, move: int) -> Game:
-    """The game as it stood at the start of `move`, replayed from its log, to go on from there:
-    refused for a move that a standing order played the moment it began (replayed, the game
-    would play it again at once)."""
+def before_move(game: Game, move: int) -> tuple[Game, int]:
+    """The game as it stood at the start of `move`, replayed from its log, to go on from there,
+    and how many entries of the log it kept: refused for a move that a standing order played
+    the moment it began (replayed, the game would play it again at once). The judge's entries
+    of what stays true (the rules' version, a resignation, a seat handed on: facts.py
+    KEPT_BY_ROLLBACK) that were logged at `move` or later are logged again at `move`."""
     check_move(game, move)
     past = game.copy()
     past.log = [e for e in game.log if _move_of(e) < move]
+    kept = len(past.log)
+    again = [f for f in facts.facts(game.log[kept:]) if f.kind in facts.KEPT_BY_ROLLBACK]
+    upgrades = [f for f in again if f.kind == "upgrade"]
+    if upgrades:  # (the log kept was played under the version the first of them left)
+        past.ruleset = past.at_version(upgrades[0].args[0])
     try:
-        return past.replay()
+        past = past.replay()
     except LogEndsEarly:
         raise UsageError(f"move {move} was played by a standing order the moment it began: roll back to "
                          f"move {move - 1} or earlier, or to a later move") from None
+    for f in again:
+        past.note(facts.text(f.kind, *f.args))
+    return past, kept
 
 
 def rollback(game: Game, move: int, reason: str, when: str) -> tuple[Game, list[str]]:
@@ -48,9 +60,9 @@ def rollback(game: Game, move: int, reason: str, when: str) -> tuple[Game, list[
     if game.is_over() and game.commitment:
         raise UsageError("the game is over and its seed is revealed: played again from an earlier move, "
                          "every card and roll to come would be known in advance")
-    past = before_move(game, move)
-    undone = game.log[len(past.log):]
-    if not undone:
+    past, kept = before_move(game, move)
+    undone = game.log[kept:]
+    if len(undone) == len(past.log) - kept:  # (only entries of the judge, logged again)
         raise UsageError(f"nothing to undo: no order was given at move {move} or after")
     lost = standing_undone(game, past)
     past.corrections.append({"kind": "rollback", "time": when, "from_move": game.move, "to_move": move,
@@ -89,7 +101,7 @@ def seat_of(game: Game, name: str) -> str:
     raise UsageError(f"no player '{name}' in this game (seats: {', '.join(game.players)})")
 
 
-UNNAMED = "a new player"
+UNNAMED = facts.UNNAMED  # a seat handed on without a name
 
 
 def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
@@ -109,6 +121,7 @@ def replace(game: Game, old: str, new: str, when: str, reason: str = "") -> str:
     game.corrections.append({"kind": "replace", "time": when, "seat": seat, "player": new,
                              "previous": holder(game, seat), "since": game.move,
                              **({"reason": reason.strip()} if reason.strip() else {})})
+    conduct.handed(game, seat, new)  # (a game of file format 2 logs it: the league reads it there)
     return seat
 
 

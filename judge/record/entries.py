@@ -1,7 +1,7 @@
 """Which log entries the public may read while a game runs: the one place that decides it."""
 from __future__ import annotations
 
-from judge.engine import standing
+from judge.engine import facts, standing
 from judge.engine.game import Game
 from judge.engine.orderlog import LogEntry
 
@@ -11,8 +11,11 @@ SECRET = "secret order"
 def secret_entry(game: Game, entry: str) -> bool:
     """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
     that decides it (the ruleset's `public_order` hook, and standing orders given or cancelled;
-    extend here for new kinds of entry)."""
+    extend here for new kinds of entry). The judge's own entries (judge/engine/facts.py) are
+    public: every player was told each."""
     parts = LogEntry.read(entry)
+    if parts is not None and parts.player == facts.JUDGE:
+        return False
     return parts is None or standing.is_secret_entry(entry) or game.ruleset.public_order(parts.text) is None
 
 
@@ -24,6 +27,8 @@ def public_entry(game: Game, entry: str) -> str:
         return SECRET
     if secret_entry(game, entry):
         return str(parts._replace(text=SECRET))
+    if parts.player == facts.JUDGE:
+        return entry
     return str(parts._replace(text=game.ruleset.public_order(parts.text)))
 
 

@@ -29,7 +29,7 @@ def at_move(game: Game, move: int) -> Game:
 def _replaying(cls, game: Game) -> Game:
     """`game`'s header and log in `cls`, a Game whose replay watches every order applied."""
     return cls(game.ruleset, game.players, game.options, game.setup, game.rng, {}, list(game.log),
-               game.meta, game.salt, game.commitment, game.corrections)
+               game.meta, game.salt, game.commitment, game.corrections, game.format)
 
 
 class _Reached(Exception):

@@ -102,12 +102,12 @@ CORRECTION = fields({"kind": text, "time": text, "from_move": whole, "to_move": 
 ROW = fields({"move": whole, "orders": listing(text), "events": listing(text), "scores": listing(number),
               "prices": listing(price), "report": listing(op)}, ("move",))
 VIEW = fields({"title": text, "standings": standings, "prompts": mapping(text), "awaiting": listing(text),
-               "seed": whole, "salt": text})
+               "seed": whole, "salt": text, "set_by_gm": listing(text)})
 
 # what the league reads (the fast reader leaves the moves and the view out), then the site
 LEAGUE = {"game": text, "ruleset": text, "commitment": text, "players": listing(text), "log": listing(text),
           "complete": truth, "game_over": truth, "corrections": listing(CORRECTION),
-          "league": fields({"ended": text, "facts": listing(table)}), "game_file": table}
+          "league": fields({"ended": text, "deadlines": truth, "facts": listing(table)}), "game_file": table}
 SITE = {**LEAGUE, "move": whole, "seats": mapping(fields({"player": text, "since": whole}, ("player",))),
         "report": text, "view": VIEW, "deadline": text, "moves": listing(ROW)}
 REQUIRED = ("game", "ruleset", "players", "log", "complete", "game_over")

@@ -4,6 +4,7 @@ are told by mail exactly as if the line had come by mail."""
 from typer.testing import CliRunner
 
 from judge.cli import app
+from judge.engine import facts
 from judge.store import gamefile
 from mailkit import GM_ADDRESS, OBSERVER, address, flat, make_site, new_game, text
 
@@ -79,7 +80,7 @@ def test_resign_and_press_in_a_mail_game_are_mailed_as_by_mail(tmp_path):
     assert result.exit_code == 0 and f"{first} has resigned" in result.output, result.output
     game = site.load()
     assert game.meta["mail"]["players"][first]["resigned"] and first not in game.awaiting()
-    assert [f["kind"] for f in game.meta["league"]["facts"]] == ["resigned"]
+    assert [(f.kind, f.args) for f in facts.facts(game.log)] == [("resigned", (first,))]  # in the log
     mails = {m["To"]: text(m) for m in site.take()}
     assert all(f"{first} has resigned" in mails[address(p)] for p in ("alice", "bob", "carol"))
     result = judge("order", path, "--as", first, "resign", env=env)

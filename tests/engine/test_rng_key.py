@@ -74,3 +74,22 @@ def test_a_game_file_with_a_bad_key_is_refused_with_its_reason(tmp_path):
     path.write_text(path.read_text().replace(key, "not-hex"))
     code, out = judge("status", str(path))
     assert code != 0 and flat("[rng] key must be 32 hex digits") in flat(out)
+
+
+def test_the_bots_draw_with_the_games_key_and_a_seed_alone_gives_their_old_choices():
+    """Issue 34, item 7: a bot's choices came from the 48-bit seed alone, so watching the bots of
+    a running game could pin the seed; they now come from the seed and the key."""
+    from judge.engine.rng import blake2b
+
+    game = Game.new("rumors", PLAYERS)
+    twin = Game.new("rumors", PLAYERS, seed=game.rng.seed, salt=game.salt, key=game.rng.key)
+    other = Game.new("rumors", PLAYERS, seed=game.rng.seed, salt=game.salt, key="0" * 32)
+    draws = lambda g: [bots.bot_rng(g, p, salt).below(10**9) for p in PLAYERS for salt in ("", "standing")]
+    assert draws(game) == draws(twin) and draws(game) != draws(other)
+    seeded = Game.new("rumors", PLAYERS, seed=game.rng.seed, salt=game.salt)  # --seed: no key, as before
+    old = [Rng(int.from_bytes(blake2b(f"bot:{seeded.rng.seed}:1:{p}:{salt}".encode(), digest_size=7).digest(), "big"))
+           .below(10**9) for p in PLAYERS for salt in ("", "standing")]
+    assert draws(seeded) == old and draws(seeded) != draws(game)
+    bots.play_out(game)  # a bot game: its seed and key play it again
+    bots.play_out(twin)
+    assert game.log == twin.log

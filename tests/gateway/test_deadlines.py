@@ -37,7 +37,8 @@ def test_a_reminder_before_the_deadline_then_the_default_order_after_the_grace(s
     assert {m["To"] for m in mails} == {address(p) for p in NAMES} | {OBSERVER, GM_ADDRESS}
     assert all(text(m).startswith(f"Missed order: {late} gave no order") for m in mails)
     game = site.load()
-    assert game.log == [f"1 {late} pass"] and not game.differences(game.replay())
+    assert game.log == [f"1 judge: missed {late} by 2026-05-03T12:00:00Z: the default order", f"1 {late} pass"]
+    assert not game.differences(game.replay()) and game.audit() == []  # the judge's entry, in the log
     assert game.meta["mail"]["deadline"] == "2026-05-05T18:00:00Z"  # the next move's, from now
     journal = [json.loads(line) for line in (site.cfg.games / "g1.mail.log").read_text().splitlines()]
     assert [e["sender"] for e in journal] == ["judge tick", "judge tick"] and "Missed order" in journal[1]["outcome"]
@@ -51,7 +52,8 @@ def test_the_bot_plays_for_a_player_marked_absent(site):
     expected = bots.choose(site.load(), late)
     done, mails = tick(site, T0 + 54 * H)
     assert f"the judge ordered '{expected}' for them (the judge's bot plays for an absent player)" in done[0]
-    assert site.load().log == [f"1 {late} {expected}"]
+    assert site.load().log == [f"1 judge: missed {late} by 2026-05-03T12:00:00Z: the judge's bot plays for an "
+                               f"absent player", f"1 {late} {expected}"]
 
 
 def test_an_order_in_time_moves_the_deadline_and_a_paused_game_waits(site):

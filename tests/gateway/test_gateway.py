@@ -297,7 +297,8 @@ def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
     mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "#4 end game")))
     assert "  OK      end game\nAll applied." in reply(mails, GM_ADDRESS)
     game = site.load()
-    assert game.is_over() and game.log[-1] == "4 gm end game" and not game.differences(game.replay())
+    assert game.is_over() and game.log[-2:] == ["4 gm end game", "5 judge: ended at 2026-05-01T12:00:00Z"]
+    assert not game.differences(game.replay())
     assert all("the game master ends it" in text(m) for m in to(mails, address("alice")))
 
 

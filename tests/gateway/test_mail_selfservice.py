@@ -212,7 +212,7 @@ def test_a_mail_game_where_players_serve_themselves(ruleset, tmp_path, server):
         t.answer("alice", "propose end")
         _, out = t.answer("bob", "agree end")
         assert any("agreed to end the game" in b for b in out[GM_ADDRESS])
-        assert t.game().is_over() and t.game().log[-1].endswith(" gm end by agreement")
+        assert t.game().is_over() and t.game().log[-2].endswith(" gm end by agreement")  # (then the end's time)
         assert "game is over" in t.answer("alice", "propose end")[0]
     assert t.judge("verify", str(t.site.game_path())).strip()
     game_file = t.site.game_path().read_text()
@@ -267,7 +267,7 @@ def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
     t.answer(GM, "pause")
     awaited = t.game().awaiting()
     t.answer(awaited[0], "resign")  # the bot waits for the game to resume
-    assert t.game().awaiting() == awaited and t.game().log == []
+    assert t.game().awaiting() == awaited and t.game().log == [f"1 judge: resigned {awaited[0]}"]
     t.answer(GM, "resume")
     assert awaited[0] not in t.game().awaiting() and len(t.game().log) >= 1
     text, _ = t.answer(GM, "status")

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from judge.engine import bots
+from judge.engine import bots, facts
 from judge.engine.ruleset import GM
 from judge.gateway import deadlines, inbox as gateway
 from judge.league import table
@@ -115,7 +115,7 @@ def played(tmp_path_factory):
     awaited = game.awaiting()[0]
     assert p.tick()  # the awaited player's deadline passes
     game = p.site.load("handed")
-    assert [f["player"] for f in game.meta["league"]["facts"]] == [awaited]
+    assert [f.args[0] for f in facts.facts(game.log)] == [awaited]  # the missed deadline, in the log
     corrections.rollback_file(p.site.game_path("handed"), p.site.cfg, p.now, game.move - 1, "the judge's mail was down")
     _, _, p.passwords["handed"]["carol"], _ = corrections.replace_file(p.site.game_path("handed"), p.site.cfg, p.now,
                                                                        "carol", "dave", address("dave"))
@@ -130,9 +130,9 @@ def test_the_mail_games_end_as_the_test_says(played):
     for i in range(3):
         game = p.site.load(f"win{i}")
         assert game.is_over() and game.ruleset.winners(game.state) == ["alice"]
-        assert len([f for f in game.meta["league"]["facts"] if f["player"] == "carol"]) == \
+        assert len([f for f in facts.facts(game.log) if f.kind == "missed" and f.args[0] == "carol"]) == \
             len([e for e in game.log if e.split()[1] == "carol"]) > 0  # every order of carol's came from a tick
-    assert all(p.site.load(n).meta["league"]["ended"] for n in ("win0", "quit", "handed"))
+    assert all(facts.ended(p.site.load(n).state) for n in ("win0", "quit", "handed"))
 
 
 def test_the_league_from_the_archive_alone(played, tmp_path):

@@ -3,12 +3,13 @@ command `judge league` and its options, aliases, hostile records, the HTML fragm
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 from typer.testing import CliRunner
 
 from judge.cli import app
-from judge.engine import bots
+from judge.engine import bots, facts
 from judge.engine.game import AGREED_END, Game
 from judge.engine.ruleset import GM
 from judge.league import html, rating, table
@@ -62,7 +63,7 @@ def bot_game(path, players, seed, *, agreed_at=None, missed=()):
     game = Game.new("mogul", players, seed=seed)
     while not game.is_over() and (agreed_at is None or len(game.log) < agreed_at):
         player = game.awaiting()[0]
-        if player in missed and not any(f["seat"] == player for f in game.meta.get("league", {}).get("facts", [])):
+        if player in missed and not any(f.args[0] == player for f in facts.facts(game.log) if f.kind == "missed"):
             conduct.missed(game, player, player, "2026-05-03T12:00:00Z")
         bots.play_one(game, {p: "sensible" if p == players[0] else "random" for p in players})
     if agreed_at is not None:
@@ -89,14 +90,12 @@ def games(tmp_path):
     d.mkdir()
     for i, (seed, ended) in enumerate([(1, "2026-01-05T10:00:00Z"), (2, "2026-03-01T10:00:00Z"), (3, "")]):
         game = bot_game(d / f"m{i}.toml", ["ann", "ben", "cy"], seed, missed=["cy"])
-        if ended:
-            game.meta["league"]["ended"] = ended
-        else:
-            game.meta.setdefault("league", {}).pop("ended", None)  # a game that ended under an older judge
+        if ended:  # (as the change that found the game over logs it; bot games have none)
+            conduct.ended(game, datetime.fromisoformat(ended))
         (d / f"m{i}.toml").write_text(gamefile.dumps(game))
     game = Game.new("rumors", ["ann", "ben", "dee"], seed=4)
     bots.play_out(game)
-    game.meta["league"] = {"ended": "2026-02-01T00:00:00Z"}
+    conduct.ended(game, datetime.fromisoformat("2026-02-01T00:00:00Z"))
     (d / "r.toml").write_text(gamefile.dumps(game))
     return d
 
@@ -126,7 +125,9 @@ def test_judge_league_refuses_bad_options_and_passes_over_broken_files_with_a_wa
     assert "not both" in run(games, "--json", "--csv")[1]
     assert "no games directory" in flat(run(games / "nowhere")[1])
     record = public.build(gamefile.load(games / "m0.toml"), "m0")
-    record["league"]["facts"][0]["move"] = "soon"  # a hostile record
+    entry = next(e for e in record["log"] if " judge: missed cy " in e)  # a hostile record: a seat nobody had
+    for log in (record["log"], record["game_file"]["log"]["orders"]):
+        log[log.index(entry)] = entry.replace(" missed cy ", " missed zed ")
     (games / "bad.toml").write_text(public.dumps(record))
     (games / "m0.toml").unlink()
     code, out = run(games)

@@ -175,7 +175,7 @@ def test_tick_with_the_server_down_sends_its_notices_later(tmp_path):
     late = site.load().awaiting()[0]
     done = judge(site, "tick", "--now", (T0 + timedelta(hours=60)).isoformat())
     assert done.returncode == 75 and b"Missed order" in done.stdout
-    assert site.load().log == [f"1 {late} pass"]
+    assert site.load().log == [f"1 judge: missed {late} by 2026-05-03T12:00:00Z: the default order", f"1 {late} pass"]
     server.mails.clear()
     server.start()
     try:
@@ -203,7 +203,7 @@ def test_a_permanent_refusal_is_logged_told_to_the_game_master_and_blocks_nothin
     finally:
         server.stop()
     assert done.returncode == 0, done.stderr  # a 550 is not a reason to deliver the message again
-    assert len(os.listdir(inbox / "cur")) == 3 and site.load().log == [f"1 {first} bid"]
+    assert len(os.listdir(inbox / "cur")) == 3 and site.load().log == [f"1 {first} bid", "2 judge: seat bob to a new player"]
     notes = [m for m in server.to(GM_ADDRESS) if "could not be delivered" in m["Subject"]]
     assert {text(m).split("To: ")[1].splitlines()[0] for m in notes} == {"bob2@new.test", stranger}
     welcome_note = next(text(m) for m in notes if "bob2@new.test" in text(m))

@@ -36,7 +36,7 @@ def test_there_are_old_files_of_every_ruleset():
     assert {p.stem for p in FILES} >= {rs.name for rs in ruleset.every()}
 
 
-def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, monkeypatch):
+def test_judge_upgrade_logs_the_change_and_the_game_goes_on_under_the_current_rules(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from judge.engine import ruleset
@@ -58,7 +58,14 @@ def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, 
     assert result.exit_code == 0, result.output
     assert f"to version {rs.version}" in flat(result.output)
     after = gamefile.load(work)
-    assert after.ruleset is rs and after.log == before.log and after.state == before.state
+    upgrade = f"{before.move} judge: upgrade from version {rs.version - 1} to version {rs.version}"
+    assert after.ruleset is rs and after.log == [*before.log, upgrade]
+    assert after.state["judged"] == [upgrade] and after.state["events"][-1]["text"] == (
+        f"From here the game is played by version {rs.version} of the stock-round rules (judge upgrade from "
+        f"version {rs.version - 1}).")
+    assert {k: v for k, v in after.state.items() if k not in ("judged", "events")} == \
+        {k: v for k, v in before.state.items() if k != "events"}
+    assert after.differences(after.replay()) == [] and after.audit() == []
     result = CliRunner().invoke(app, ["upgrade", str(work)])
     assert result.exit_code == 2 and "already" in result.output
 

@@ -38,6 +38,8 @@ class Mogul(Standing, Bot, Check, Ruleset):
     auction_verbs = ("bid", "pass", "credit")
     arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none
     setup_keys = ("start_player", "start_cards", "fast_start_cards", "deck")
+    setup_words = {"start_player": "the start player", "seats": "the seating", "start_cards": "the start cards",
+                   "fast_start_cards": "the fast start's cards", "deck": "the pile"}
     payout = "Premiums"  # what the payment for shares of the revealed company is called
     credit_chips = 2  # chips a credit gives and points it costs
     credit_each_auction = True  # credit may be taken again in every auction (else once per game)

@@ -107,6 +107,8 @@ class Rules(Ruleset):
         return self.short_totals(company, n)[-1] if n > 0 else 0
 
     # ---- setup --------------------------------------------------------------------------
+    setup_words = {"first_player": "the first player", "companies": "the companies in play"}
+
     def setup(self, state, options, rng, setup) -> None:
         d, seats = self.data, state["seats"]
         unknown = set(setup) - {"first_player", "companies"}

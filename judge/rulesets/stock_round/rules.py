@@ -178,6 +178,8 @@ class Rules(Ruleset):
             raise UsageError(f"option rounds is from {self.min_rounds} to {MAX_ROUNDS}")
 
     # ---- setup --------------------------------------------------------------------------
+    setup_words = {"priority": "the priority deal"}
+
     def setup(self, state, options, rng, setup) -> None:
         seats = state["seats"]
         unknown = set(setup) - {"priority"}
