@@ -178,12 +178,12 @@ def test_where_worth_is_secret_the_page_says_so_instead_of_an_empty_chart(browse
     from selenium.webdriver.common.by import By
 
     for name in ("rumors", "running"):
-        browser.get((site / "rumors" / f"{name}.html").as_uri())
+        browser.get(site_file(site, "rumors", name).as_uri())
         note = browser.find_element(By.CSS_SELECTOR, "#charts .chart-note").text
         assert "worth is secret until the end" in note
         assert ("the final scores are below" in note) == records(games_dir)[name]["game_over"]
         assert not browser.find_elements(By.CSS_SELECTOR, "#charts polyline.series[class~=seat]")
-    browser.get((site / "mogul" / "mogul.html").as_uri())
+    browser.get(site_file(site, "mogul", "mogul").as_uri())
     assert not browser.find_elements(By.CSS_SELECTOR, "#charts .chart-note")
 
 
@@ -194,7 +194,7 @@ COLOURS = """return [...document.querySelectorAll('#charts .series.seat, #charts
 
 def test_a_player_has_one_colour_on_every_chart_and_the_map_and_each_player_another(browser, site, games_dir):
     for name, record in records(games_dir).items():
-        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        browser.get(site_file(site, record["ruleset"], name).as_uri())
         seen: dict[str, set] = {}
         for player, colour in browser.execute_script(COLOURS):
             seen.setdefault(player, set()).add(colour)
@@ -232,7 +232,7 @@ def test_no_text_of_a_chart_or_drawing_is_cut_at_desktop_or_phone_width(browser,
         for width in (900, 360):
             browser.set_window_size(width, 900)
             for name, record in records(games_dir).items():
-                browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+                browser.get(site_file(site, record["ruleset"], name).as_uri())
                 assert browser.execute_script("return document.querySelectorAll('#charts svg text').length") > 5
                 assert browser.execute_script(CLIPPED) == [], (name, width)
                 assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -243,7 +243,7 @@ def test_no_text_of_a_chart_or_drawing_is_cut_at_desktop_or_phone_width(browser,
 def test_the_ticks_of_every_chart_are_round(browser, site, games_dir):
     """Every value and move axis steps by 1, 2 or 5 times a power of ten, from a multiple of it."""
     for name, record in records(games_dir).items():
-        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        browser.get(site_file(site, record["ruleset"], name).as_uri())
         axes = browser.execute_script(
             "return [...document.querySelectorAll('#charts svg.line')].flatMap(svg => [':not([text-anchor])', "
             "'[text-anchor]:not(.axis)'].map(which => [...svg.querySelectorAll('text.tick' + which)]"
@@ -268,10 +268,10 @@ def test_the_map_and_the_market_follow_the_move_shown(browser, site, games_dir):
         game = gamefile.load(games_dir / f"{name}.toml")
         boards = {}
         history.each_move(game, lambda at: boards.setdefault(at.move, moves.board(at.view(None))))
-        browser.get((site / name / f"{name}.html").as_uri())
+        browser.get(site_file(site, name, name).as_uri())
         assert browser.find_element(By.CSS_SELECTOR, "#board .board-move").text == str(game.move)
         for move in sorted({2, game.move // 3, game.move // 2, game.move - 5, game.move}):
-            browser.get((site / name / f"{name}.html").as_uri() + f"#move={move}")
+            browser.get(site_file(site, name, name).as_uri() + f"#move={move}")
             assert browser.find_element(By.CSS_SELECTOR, "#board .board-move").text == str(move)
             board = boards[move]
             if name == "mogul-board":
@@ -306,7 +306,7 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
     for page, part, name in (("mogul-board", "#board", "mogul-board-map"), ("stock-round", "#board", "stock-round-market"),
                              ("stock-round", "#charts", "stock-round-charts")):
         browser.set_window_size(900, 1100)
-        browser.get((site / page / f"{page}.html").as_uri())
+        browser.get(site_file(site, page, page).as_uri())
         path = (SCREENSHOTS if keep else tmp_path) / f"{name}.png"
         assert browser.find_element("css selector", part).screenshot(str(path))
     browser.set_window_size(360, 640)
