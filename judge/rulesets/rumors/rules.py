@@ -29,6 +29,7 @@ from itertools import accumulate
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
 from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
+from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.rumors.helpers import contains, dollars, joined, marker, plural, remove_all, signed, sub_multisets
 from judge.rulesets.rumors.tokens import board_tokens, columns_of, fewest_uncancelled, tokens, uncancelled
 
@@ -247,9 +248,7 @@ class Rules(Ruleset):
         return []
 
     def clockwise(self, state) -> list[str]:
-        seats = state["seats"]
-        i = seats.index(state["first"])
-        return seats[i:] + seats[:i]
+        return clockwise(state["seats"], state["first"])
 
     def start_action(self, state) -> None:
         order = self.clockwise(state)
@@ -611,8 +610,7 @@ class Rules(Ruleset):
             self.finish(state)
             return
         state["round"] += 1
-        seats = state["seats"]
-        state["first"] = seats[(seats.index(state["first"]) + 1) % len(seats)]
+        state["first"] = next_clockwise(state["seats"], state["first"])
         self.start_action(state)
 
     def split(self, state, company) -> None:
