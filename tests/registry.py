@@ -1,8 +1,10 @@
 """What the registry-wide proofs run over: every registered ruleset, at every player count,
-with its default options and with each option set away from its default."""
+with its default options and with each option set away from its default; where
+docs/architecture.md says what a ruleset must do (`contract_line`)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from judge.engine import bots, ruleset, standing
 from judge.engine.errors import JudgeError, UsageError
@@ -13,6 +15,21 @@ from judge.engine.ruleset import GM
 
 def every_name() -> list[str]:
     return [rs.name for rs in ruleset.every()]
+
+
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
+
+
+def contract_line(group: str, term: str) -> str:
+    """Where docs/architecture.md's checklist of a new ruleset says what `term` must do: the
+    first line naming it after the heading that begins with `group` (a key of
+    judge/engine/ruleset.py CONTRACT, e.g. "Hooks every", "Declared", "Keys every view")."""
+    lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(group)), 0)
+    for i in range(start, len(lines)):
+        if lines[i].startswith((f"- [ ] `{term}`", f"- [ ] `{term}(")):
+            return f"docs/architecture.md:{i + 1}: {lines[i][6:]}"
+    return f"docs/architecture.md names no `{term}` under {group!r}"
 
 
 def option_sets(rs) -> list[dict]:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked, register
+from judge.engine.ruleset import GM, PILE, Information, Option, Ruleset, emit, ranked, register
 from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.mogul.bot import Bot
 from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
@@ -36,6 +36,9 @@ class Mogul(Standing, Bot, Check, Ruleset):
     )
     max_moves = 2500
     verbs = ("bid", "pass", "take", "sell", "credit")
+    information = Information(secret=True, reveals=(PILE,))  # others' chips, the pile's order; a card turns a round
+    score_parts = ("track", "chip_points")
+    bot_standing_exact, bot_exchanges_a_round = True, 1.5
     auction_verbs = ("bid", "pass", "credit")
     arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none
     setup_keys = ("start_player", "start_cards", "fast_start_cards", "deck")

@@ -44,6 +44,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     # 1 order of the winner and 1 of the second; each player takes the credit at most once
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
+    score_parts = ("track", "depot_points", "share_points", "chip_points")
     arity = {
         "sell": ((0, 1), "write sell (all your shares of the box colour) or sell none"),
         "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
