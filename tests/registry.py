@@ -17,6 +17,11 @@ def every_name() -> list[str]:
     return [rs.name for rs in ruleset.every()]
 
 
+def with_standing_orders() -> list[str]:
+    """The rulesets that have standing orders (a vocabulary: `standing_starts`)."""
+    return [rs.name for rs in ruleset.every() if rs.standing_starts]
+
+
 ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 
