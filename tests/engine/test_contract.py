@@ -15,6 +15,7 @@ import pytest
 
 from judge.engine import bots, ruleset
 from judge.engine.game import Game
+from judge.engine.paths import resource
 from judge.engine.ruleset import (CORE_STATE_KEYS, DEFAULT_HOOKS, GENERATOR, GM, HOOKS, PILE, REVEALS, SIMULTANEOUS,
                                   VIEW_KEYS, Information, Option, Ruleset, checklist)
 from judge.engine.simulate import usual_players
@@ -85,12 +86,9 @@ def declaration_problems(rs: Ruleset) -> list[str]:
     for hook in HOOKS:
         need(getattr(kind, hook) is not getattr(Ruleset, hook), HOOK, hook,
              "is not implemented" + (": the random bot is not a sensible one" if hook == "bot_order" else ""))
-    for path in (f"games/{rs.data_name or rs.name}.toml", f"templates/{rs.name}/report.txt.j2",
-                 f"templates/{rs.name}/help.txt.j2"):
-        from judge.engine.paths import resource
-
-        need(resource(path).is_file(), "Files", path.replace(rs.data_name or rs.name, "<name>", 1).replace(rs.name, "<name>"),
-             f"is missing: {path}")
+    for term in ("games/<name>.toml", "templates/<name>/report.txt.j2", "templates/<name>/help.txt.j2"):
+        path = term.replace("<name>", rs.data_name or rs.name if term.startswith("games") else rs.name)
+        need(resource(path).is_file(), "Files", term, f"is missing: {path}")
     return out
 
 

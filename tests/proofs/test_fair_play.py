@@ -110,7 +110,7 @@ def looked_past(game: Game, others: list[Game], player: str, lines: list[str]) -
             try:
                 trial.submit(player, lines[:i], more=True)
             except JudgeError:
-                break  # (then the whole batch's answers differ: caught by the comparison of answers)
+                continue  # (then the whole batch's answers differ: the comparison of answers tells)
             if sees(trial, player) != seen:
                 return (f"'{lines[i - 1]}' showed {player} something hidden (their view after it differs with "
                         f"other hidden facts), but the judge went on to judge '{lines[i]}'")
