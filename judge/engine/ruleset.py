@@ -413,10 +413,13 @@ FILES = {
     "judge/rulesets/<module>/": "the package, <module> being the name with - as _; its "
                                 "__init__.py imports the module that registers the class (`@register`)",
     "games/<name>.toml": "its data (`self.data`), unless `data_name` names another file",
-    "templates/<name>/report.txt.j2": "its report, extending templates/base.txt.j2; its block "
-                                      "`final_table` shows every one of `score_parts`",
+    "templates/<name>/report.txt.j2": "its report, extending templates/base.txt.j2 (its block "
+                                      "`final_table` shows every one of `score_parts`): lines of at "
+                                      "most 78 columns, at most 80 lines up to 4 players (120 above), "
+                                      "an order block of at most 12",
     "templates/<name>/help.txt.j2": "`judge help NAME`: Orders (every one of `verbs`), Terms in the "
-                                    "report, Rules in short; a topic in help-TOPIC.txt.j2",
+                                    "report, Rules in short, written to fit 78 columns; a topic in "
+                                    "help-TOPIC.txt.j2",
     "tests/golden/<name>.toml": "its golden game: `python tests/golden/record.py NAME`",
     "tests/golden/files/": "a game file written under each of `old_versions` (none without them)",
     "tests/rulesets/<module>/": "its own tests: the rulebook's examples, rule by rule",
