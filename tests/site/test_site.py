@@ -40,7 +40,7 @@ def secret_game(name: str, seed: int, moves: int):
         if not rng.below(3):
             player = rng.choice(game.players)
             try:
-                game.submit(player, [rng.choice(game.ruleset.standing_examples(game.state, player))])
+                game.submit(player, [rng.choice(game.ruleset.standing_examples(game.state, player) or ["standing"])])
             except JudgeError:
                 pass
         bots.play_one(game, random_bots(game), salt="site")
