@@ -1,9 +1,9 @@
 #!/bin/bash
 # A mail game played through a real Postfix and procmail, on a host set up as docs/mail.md says:
 # its shell blocks marked <!-- host: NAME --> are run as they stand, in order (this script
-# gives the settings block's values: everything at localhost), with the ~/.procmailrc,
-# ~/.forward and crontab lines of its <!-- file: NAME --> blocks; a block missing, unknown
-# or failing fails the script. So what is shown to work is what the guide says, word for word.
+# gives the settings block's values: everything at localhost), with the ~/.procmailrc and
+# crontab lines of its <!-- file: NAME --> blocks; a block missing, unknown or failing fails
+# the script. So what is shown to work is what the guide says, word for word.
 #
 # Run as root on a Debian 12 host (or container) that may be given Postfix:
 #     bench/postfix_procmail.sh
@@ -13,16 +13,20 @@
 # hosts), makes the users gm, alice, bob, carol and watcher, creates a game, and plays it
 # by mail: every order is sent with sendmail as the player, in the reply style of a real mail
 # client, delivered by Postfix to procmail to `judge mail`, and the judge's answer must arrive
-# in the player's mailbox. Then it makes `judge mail` fail (judge.toml unreadable), shows that
-# Postfix defers the message (exit 75 passed on by procmail) and delivers it once fixed; and
-# the same with ~/.forward instead of procmail.
+# in the player's mailbox. In the middle of the game the SMTP server goes down (Postfix's smtpd
+# is switched off: the judge applies a move, its mail waits, exit 75; judge tick sends it once
+# the server is back; Postfix delivers the message again and it is not answered again), and
+# the games directory fills up (a small tmpfs: exit 75, nothing applied, the game master's note
+# arrives; once space is freed the message is handled). At the end every order must have been
+# answered exactly once. Then it makes `judge mail` fail (judge.toml unreadable), shows that
+# Postfix defers the message (exit 75 passed on by procmail) and delivers it once fixed.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 J=/srv/judge
 JUDGE=$J/.venv/bin/judge
 GAME=$J/games/demo.toml
-LOG=/var/log/postfix-demo.log
+LOG=/var/log/postfix.log  # docs/mail.md's maillog_file
 MOVES=${MOVES:-200}
 
 step() { printf '\n== %s\n' "$*"; }
@@ -75,13 +79,16 @@ DOMAIN=localhost GM=gm@localhost JUDGE_SRC=$REPO
 echo "postfix postfix/main_mailer_type select Local only" | debconf-set-selections
 echo "postfix postfix/mailname string localhost" | debconf-set-selections
 safe() {
+    # (and one local delivery at a time to a mailbox: the players live on this host, and two
+    # mails delivered at once may land in the other order)
     postconf -e "inet_interfaces = loopback-only" "inet_protocols = ipv4" "mynetworks = 127.0.0.0/8" \
-        "maillog_file = $LOG" "default_transport = error:this host delivers locally only" \
-        "relay_transport = error:this host delivers locally only"
+        "default_transport = error:this host delivers locally only" \
+        "relay_transport = error:this host delivers locally only" "local_destination_concurrency_limit = 1"
 }
 command -v postconf >/dev/null && safe
 id judge >/dev/null 2>&1 && ! id -Gn judge | grep -qw judge && userdel judge  # an earlier run's user
-rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J/.judge-host-problem" "$J/procmail.log"
+mountpoint -q "$J/games" && umount "$J/games"  # an earlier run's small disk
+rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J"/.judge-host-problem* "$J/procmail.log"
 HOSTDIR=$(mktemp -d); cd "$HOSTDIR"
 doc_block file "~/.procmailrc" > procmailrc
 doc_block file crontab | sed "s/^MAILTO=.*/MAILTO=$GM/" > crontab   # the game master's address, as the doc says
@@ -160,41 +167,105 @@ if g.is_over(): sys.exit(1)
 p = g.awaiting()[0]
 print(g.move, p, f"#{g.move} {bots.choose(g, p)}")' "$GAME"
 }
+declare -A SENT  # the orders each player sent, each to be answered exactly once
 play_one() {  # STYLE: one order by mail, applied and answered
     local style=$1 who order before_move before_answers line
     line=$(next_order) || return 1
     read -r before_move who order <<< "$line"
     before_answers=$(answers "$who")
     send_order "$who" "$order" "$style"
+    SENT[$who]=$(( ${SENT[$who]:-0} + 1 ))
     wait_for 30 more_answers "$who" "$before_answers"
     moved "$GAME" "$before_move" || { echo "FAILED: not applied"; exit 1; }
     printf 'move %-3s %-6s %-16s %-14s answer: %s\n' "$before_move" "$who" "'$order'" "($style)" "$(last_answer "$who" demo)"
+}
+outbox() { find "$J/games/.mail/outbox" -name '*.eml' 2>/dev/null | wc -l; }
+
+smtp_outage() {  # the SMTP server down while a move comes in; exactly one answer in the end
+    local who order before_move before_answers line deferred
+    line=$(next_order); read -r before_move who order <<< "$line"
+    before_answers=$(answers "$who"); deferred=$(deferrals)
+    cp /etc/postfix/master.cf /etc/postfix/master.cf.judge-bench
+    postconf -M# smtp/inet; postfix reload >/dev/null 2>&1  # nothing listens on port 25 now
+    echo "Postfix's smtpd switched off: the judge cannot send"
+    send_order "$who" "$order" gmail
+    SENT[$who]=$(( ${SENT[$who]:-0} + 1 ))
+    printf 'move %-3s %-6s %-16s %-14s sent\n' "$before_move" "$who" "'$order'" "(gmail)"
+    wait_for 60 more_deferrals "$deferred"
+    grep "status=deferred" "$LOG" | tail -1 | sed -E 's/^.*(to=<[^>]*>).*(status=deferred.*)$/Postfix: \1 \2/'
+    moved "$GAME" "$before_move" || { echo "FAILED: not applied"; exit 1; }
+    echo "applied (move $(move_now "$GAME")); its answer and reports wait in the judge's outbox: $(outbox) mails"
+    cp /etc/postfix/master.cf.judge-bench /etc/postfix/master.cf; postfix reload >/dev/null 2>&1
+    echo "smtpd back; cron's judge tick (run now): $(judge tick --config "$J/judge.toml" && echo 'exit 0')"
+    wait_for 30 more_answers "$who" "$before_answers"
+    postqueue -f  # Postfix's next try of the message, now
+    wait_for 60 grep -q "duplicate: handled before, and its answer went out at" "$J/games/mail.log"
+    sleep 3
+    echo "delivered again by Postfix; the judge's log: $(grep "duplicate: handled before" "$J/games/mail.log" | tail -1 | sed -E 's/.*"outcome": "([^"]*)".*/\1/')"
+    echo "answers to $who for this move: $(( $(answers "$who") - before_answers ))"
+    [ "$(( $(answers "$who") - before_answers ))" -eq 1 ] || { echo "FAILED: not answered exactly once"; exit 1; }
+}
+
+full_disk() {  # the games directory full while a move comes in; the game master told, once
+    local who order before_move before_answers line deferred notes
+    cp -a "$J/games" "$HOSTDIR/games-before"
+    mount -t tmpfs -o size=2m,mode=700,uid="$(id -u judge)",gid="$(id -g judge)" tmpfs "$J/games"
+    cp -a "$HOSTDIR/games-before/." "$J/games/"
+    as judge sh -c "cat /dev/zero > '$J/games/filler'" 2>/dev/null || true
+    df -h "$J/games" | tail -1 | awk '{print "the games directory, a small disk: " $2 " size, " $4 " free"}'
+    line=$(next_order); read -r before_move who order <<< "$line"
+    before_answers=$(answers "$who"); deferred=$(deferrals); notes=$(grep -c "^Subject: judge: a problem on the judge's host" /var/mail/gm 2>/dev/null || true)
+    send_order "$who" "$order" outlook
+    SENT[$who]=$(( ${SENT[$who]:-0} + 1 ))
+    printf 'move %-3s %-6s %-16s %-14s sent\n' "$before_move" "$who" "'$order'" "(outlook)"
+    wait_for 60 more_deferrals "$deferred"
+    grep "status=deferred" "$LOG" | tail -1 | sed -E 's/^.*(to=<[^>]*>).*(status=deferred.*)$/Postfix: \1 \2/'
+    moved "$GAME" "$before_move" && { echo "FAILED: applied on a full disk"; exit 1; }
+    wait_for 30 sh -c "[ \"\$(grep -c \"^Subject: judge: a problem on the judge's host\" /var/mail/gm)\" -gt ${notes:-0} ]"
+    echo "the game master's mailbox: $(grep "^Subject: judge: a problem on the judge's host" /var/mail/gm | tail -1)"
+    echo "the judge's log: $(grep -h "host problem" "$J/games/mail.log" "$J/judge-errors.log" 2>/dev/null | tail -1 | cut -c1-190)"
+    echo "left in the games directory by the failed runs: $(find "$J/games" -name '*.part' -o -name '*.place' -o -name '*.pending' -o -name '*.tmp' | wc -l) files"
+    postqueue -f; sleep 5  # Postfix tries again: still full, deferred again, no second note
+    echo "notes to the game master about it: $(( $(grep -c "^Subject: judge: a problem on the judge's host" /var/mail/gm) - ${notes:-0} ))"
+    rm "$J/games/filler"  # mended
+    postqueue -f
+    wait_for 60 more_answers "$who" "$before_answers"
+    moved "$GAME" "$before_move" || { echo "FAILED: not applied once mended"; exit 1; }
+    echo "space freed, delivered again: $(last_answer "$who" demo)"
 }
 
 step "playing the game by mail: Postfix -> procmail -> judge mail -> SMTP -> Postfix -> the player's mailbox"
 styles=(gmail outlook apple thunderbird)
 n=0
-while [ "$n" -lt "$MOVES" ] && play_one "${styles[$((n % 4))]}"; do n=$((n + 1)); done
+while [ "$n" -lt "$MOVES" ] && play_one "${styles[$((n % 4))]}"; do
+    n=$((n + 1))
+    if [ "$n" = 4 ]; then step "an SMTP outage in the middle of the game"; smtp_outage; n=$((n + 1)); step "playing on"; fi
+    if [ "$n" = 9 ]; then step "a full games directory in the middle of the game"; full_disk; n=$((n + 1)); step "playing on"; fi
+done
 judge status "$GAME"
 judge verify "$GAME"
 echo "orders sent by mail: $n; answers received: alice $(answers alice), bob $(answers bob), carol $(answers carol)"
+for p in alice bob carol; do
+    [ "$(answers "$p")" -eq "${SENT[$p]:-0}" ] || { echo "FAILED: $p sent ${SENT[$p]:-0} orders and got $(answers "$p") answers"; exit 1; }
+done
+echo "every order answered exactly once"
 echo "reports received: $(grep -c '^Subject: game demo: move' /var/mail/alice) by alice, $(grep -c '^Subject: game demo: move' /var/mail/watcher) public ones by the observer"
 wait_for 10 grep -q "to=<judge@localhost>.*status=sent (delivered to command: procmail" "$LOG"
-echo "Postfix log: to=<judge@localhost> ... status=sent (delivered to command: procmail -a \"\$EXTENSION\")"
+echo "Postfix log ($LOG): to=<judge@localhost> ... status=sent (delivered to command: procmail -a \"\$EXTENSION\")"
 
-retry_demo() {  # HOW: judge mail fails with exit 75; the MTA keeps the message and delivers it once fixed
-    local how=$1 before_answers deferred
-    judge new mogul "$J/games/retry-$how.toml" --seed 2 -p alice=alice@localhost -p bob=bob@localhost \
-        -p carol=carol@localhost --config "$J/judge.toml" | sed -nE 's/^  ([a-z]+): ([a-z0-9]{10}).*/\1 \2/p' > "$J/pw-$how"
+retry_demo() {  # judge mail fails with exit 75; the MTA keeps the message and delivers it once fixed
+    local before_answers deferred
+    judge new mogul "$J/games/retry.toml" --seed 2 -p alice=alice@localhost -p bob=bob@localhost \
+        -p carol=carol@localhost --config "$J/judge.toml" | sed -nE 's/^  ([a-z]+): ([a-z0-9]{10}).*/\1 \2/p' > "$J/pw-retry"
     local first pw
-    first=$(as judge "$J/.venv/bin/python" -c 'import sys; from judge.store import gamefile; print(gamefile.load(sys.argv[1]).awaiting()[0])' "$J/games/retry-$how.toml")
-    pw=$(awk -v p="$first" '$1 == p {print $2}' "$J/pw-$how")
-    wait_for 20 grep -q "^Subject: game retry-$how: welcome" "/var/mail/$first"
+    first=$(as judge "$J/.venv/bin/python" -c 'import sys; from judge.store import gamefile; print(gamefile.load(sys.argv[1]).awaiting()[0])' "$J/games/retry.toml")
+    pw=$(awk -v p="$first" '$1 == p {print $2}' "$J/pw-retry")
+    wait_for 20 grep -q "^Subject: game retry: welcome" "/var/mail/$first"
     before_answers=$(answers "$first")
     chmod 000 "$J/judge.toml"  # a host problem: the judge's user cannot read its configuration
     deferred=$(deferrals)
-    printf 'From: %s@localhost\nTo: judge@localhost\nSubject: orders\n\ngame retry-%s\nplayer %s %s\nbid\n' \
-        "$first" "$how" "$first" "$pw" | as "$first" /usr/sbin/sendmail -t
+    printf 'From: %s@localhost\nTo: judge@localhost\nSubject: orders\n\ngame retry\nplayer %s %s\nbid\n' \
+        "$first" "$first" "$pw" | as "$first" /usr/sbin/sendmail -t
     wait_for 30 more_deferrals "$deferred"
     grep "status=deferred" "$LOG" | tail -1 | sed -E 's/^.*(to=<[^>]*>).*(status=deferred.*)$/Postfix: \1 \2/'
     echo "in Postfix's queue for a later try:"
@@ -205,19 +276,13 @@ retry_demo() {  # HOW: judge mail fails with exit 75; the MTA keeps the message 
     chmod 600 "$J/judge.toml"  # fixed; Postfix would try again within minutes, flush it now
     postqueue -f
     wait_for 30 more_answers "$first" "$before_answers"
-    echo "after the fix: delivered again, answered: $(last_answer "$first" "retry-$how")"
-    judge status "$J/games/retry-$how.toml" | sed -n 1p
+    echo "after the fix: delivered again, answered: $(last_answer "$first" retry)"
+    judge status "$J/games/retry.toml" | sed -n 1p
 }
 
 step "exit 75 through procmail: the MTA keeps the message and delivers it again"
-retry_demo procmail
+retry_demo
 
-step "the same with the judge user's ~/.forward (from docs/mail.md) instead of procmail"
-doc_block file "~/.forward" > "$J/.forward"
-chown judge:judge "$J/.forward"; chmod 644 "$J/.forward"
-cat "$J/.forward"
-retry_demo forward
-wait_for 10 grep -q 'status=sent (delivered to command: /srv/judge/.venv/bin/judge mail' "$LOG"
-echo "Postfix log: delivered to command: /srv/judge/.venv/bin/judge mail --config /srv/judge/judge.toml"
-
-step "done: every order was applied and answered"
+mkdir -p "$HOSTDIR/games-after"; cp -a "$J/games/." "$HOSTDIR/games-after/"
+umount "$J/games" && cp -a "$HOSTDIR/games-after/." "$J/games/"  # the small disk's files back on the host's
+step "done: every order was applied and answered once, through an SMTP outage and a full disk"

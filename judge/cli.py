@@ -23,11 +23,26 @@ NOT_JUDGED_EXIT = 6  # a batch applied up to a line that revealed something; the
 
 class _Group(TyperGroup):
     def invoke(self, ctx):
+        """Run the command; a refusal becomes one line `judge: ...` on standard error and its
+        exit code, or, with --json, the object {"ok": false, "error": ..., "exit": CODE} on
+        standard output (a bad command line too, and a bug before its traceback)."""
+        from typer._click.exceptions import UsageError as BadCommandLine
+
+        as_json = "--json" in [*ctx._protected_args, *ctx.args]
         try:
             return super().invoke(ctx)
         except JudgeError as e:
-            _say(f"judge: {e}", err=True)
-            raise typer.Exit(e.exit_code) from None
+            _refused(str(e), e.exit_code, as_json)
+        except BadCommandLine as e:
+            if not as_json:
+                raise
+            _refused(e.format_message(), e.exit_code, as_json)
+        except typer.Exit:
+            raise
+        except Exception as e:
+            if as_json:  # a program still reads JSON; the traceback follows on standard error
+                _json({"ok": False, "error": f"internal error: {type(e).__name__}: {e}", "exit": 1})
+            raise
 
     def parse_args(self, ctx, args):
         for param in self.get_params(ctx):
@@ -140,6 +155,20 @@ def _json(data) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _refused(error: str, code: int, as_json: bool, **more) -> None:
+    """End a command refused: `judge: ERROR` on standard error, or with --json the object
+    {"ok": false, "error": ERROR, "exit": CODE, ...more} on standard output; exit CODE."""
+    if as_json:
+        _json({"ok": False, "error": error, "exit": code, **more})
+    else:
+        _say(f"judge: {error}", err=True)
+    raise typer.Exit(code)
+
+
+def _json_option():
+    return typer.Option(False, "--json")
+
+
 def _read_text(source: str, data: bytes) -> str:
     if len(data) > MAX_INPUT:
         raise UsageError(f"{source} is larger than {MAX_INPUT} bytes")
@@ -175,7 +204,7 @@ def _load_setup(path: Optional[Path]) -> dict:
 
 
 @app.command()
-def rulesets(as_json: bool = typer.Option(False, "--json")) -> None:
+def rulesets(as_json: bool = _json_option()) -> None:
     """List the rulesets with their player counts and options."""
     if as_json:
         return _json([{"name": rs.name, "version": rs.version, "title": rs.title, "min_players": rs.min_players,
@@ -268,6 +297,7 @@ def new(
                                                   "reliability (orders on time, 0 to 1) is lower, e.g. 0.8"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Create a new game file (never overwrites one). With NAME=ADDRESS players it is played
     by mail: every player gets a password and a welcome mail with their first report."""
@@ -293,8 +323,11 @@ def new(
     unit.check_user(game_file)
     if min_reliability is not None:
         _check_reliability(names, min_reliability, config, game_file)
+    made = {"ok": True, "game_file": str(game_file), "players": game.players, "seed": game.rng.seed}
     if not addresses:
         _warn(unit.create(game_file, game, _site(config)))
+        if as_json:
+            return _json({**made, **game.status()})
         _say(f"created {game_file}: {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         return
@@ -318,13 +351,23 @@ def new(
             mailgame.MailGame(game, name).reset_deadline(_now(now))
         welcomes = mailgame.MailGame(game, name).welcomes(cfg, passwords)
         _warn(unit.create(game_file, game, cfg, box, welcomes, _now(now)))
+        made.update({"game": name, **game.status(), "passwords": passwords, "observers": len(observer)})
+        if as_json:
+            from judge.engine.errors import MailError
+
+            try:
+                box.flush()
+            except MailError as e:  # created: the passwords are shown now or never
+                _refused(str(e), e.exit_code, True, created=made)
+            return _json(made)
         _say(f"created mail game {name} ({game_file}): {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
         typer.echo(game.waiting_line())
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
         box.flush()  # a failure leaves the welcomes in the outbox for the next judge mail or tick
-    _say(f"welcome mails sent to {len(game.players)} players" + (f" and {len(observer)} observers" if observer else ""))
+    _say(f"welcome mails sent to {len(game.players)} players" +
+         (f" and {len(observer)} {_plural(len(observer), 'observer', 'observers')}" if observer else ""))
 
 
 def _check_reliability(names: list[str], minimum: str, config: Optional[Path], game_file: Path) -> None:
@@ -346,7 +389,7 @@ def _check_reliability(names: list[str], minimum: str, config: Optional[Path], g
 def league(
     source: Optional[Path] = typer.Argument(None, help="a games directory, an archive of records, or a record "
                                             "(default: the configuration's archive, else its games)"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
     as_csv: bool = typer.Option(False, "--csv"),
     since: Optional[str] = typer.Option(None, "--since", help="only games that ended on this day (YYYY-MM-DD) or later"),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", help="only this ruleset's games"),
@@ -383,6 +426,7 @@ def mail(
     maildir: Optional[Path] = typer.Option(None, "--maildir", help="handle every new message of this Maildir"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Handle one message from standard input (an MTA or procmail pipe), or a Maildir's new mail."""
     from judge.store import config as configs
@@ -391,10 +435,12 @@ def mail(
 
     # a problem of the host (configuration, files, user) exits 75 without details: the MTA
     # would pass them on to the sender; they go to the judge's log and the game master
-    with host.guarded(lambda: configs.load(config)) as cfg, _mail_site(config, cfg) as (cfg, box):
+    with host.guarded(lambda: configs.load(config, games_exist=False)) as cfg, _mail_site(config, cfg) as (cfg, box):
         if maildir is not None:
             done = gateway.handle_maildir(maildir, cfg, box, lambda: _now(now))
-            typer.echo(f"{len(done)} messages handled")
+            if as_json:
+                return _json({"ok": True, "handled": done})
+            typer.echo(f"{len(done)} {_plural(len(done), 'message', 'messages')} handled")
             return
         raw = sys.stdin.buffer.read(mailparse.MAX_MESSAGE + 1)
         while sys.stdin.buffer.read(1 << 16):  # take the rest from the pipe; its size refuses it
@@ -402,7 +448,8 @@ def mail(
         from judge.mail.outbox import MailError
 
         try:
-            typer.echo(gateway.handle_piped(raw, cfg, box, _now(now)))
+            handled = gateway.handle_piped(raw, cfg, box, _now(now))
+            _json({"ok": True, "handled": [handled]}) if as_json else typer.echo(handled)
         except MailError as e:  # what the MTA may quote in a bounce names no host, path or error
             host.write_log(cfg, str(e))
             raise MailError(host.PUBLIC) from None
@@ -412,17 +459,59 @@ def mail(
 def tick(
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Run from cron: reminders before deadlines, missed orders after them."""
+    from judge.store import config as configs
     from judge.gateway import deadlines
+    from judge.mail import host
 
     from judge.engine.errors import MailError
 
-    with _mail_site(config) as (cfg, box):
-        for line in deadlines.tick(cfg, box, _now(now)):
-            typer.echo(line)
-        if box.down:
-            raise MailError(box.down)
+    # a problem of the host (a full disk, a read-only file system, the games directory gone)
+    # is one line and exit 75, its detail in the judge's log, the game master told
+    with host.guarded(lambda: configs.load(config, games_exist=False), "tick") as cfg, \
+            _mail_site(config, cfg) as (cfg, box):
+        problems = []
+        done = deadlines.tick(cfg, box, _now(now), problems)
+        if problems:  # (one line, exit 75; with --json the refusal object)
+            if not as_json:
+                for line in done:
+                    typer.echo(line)
+            raise problems[0]
+        down = box.down
+    # (answered outside host.guarded, which takes any other exception for a host problem)
+    if as_json and down:  # what was done stands: its mails wait in the outbox
+        _refused(down, MailError.exit_code, True, done=done)
+    if as_json:
+        return _json({"ok": True, "done": done})
+    for line in done:
+        typer.echo(line)
+    if down:
+        raise MailError(down)
+
+
+@app.command()
+def watch(config: Optional[Path] = _config_option(), as_json: bool = _json_option()) -> None:
+    """Read the IMAP mailbox of judge.toml's [imap] and handle each new message as `judge mail`
+    does; run `judge tick` every [imap] tick seconds. Runs until Ctrl-C or SIGTERM. With --json
+    each log line is a JSON object of its own line, {"time", "log"} (JSON Lines)."""
+    from judge.store import config as configs
+    from judge.gateway.watch import Watcher
+
+    cfg = configs.load(config)
+    if not cfg.imap:
+        raise UsageError(f"{cfg.where} has no [imap]: judge watch reads the mailbox it names (docs/mail.md)")
+    with _mail_site(config, cfg) as (cfg, _):  # (the owner of the games directory only)
+        Watcher(cfg, say=_json_line if as_json else typer.echo).run()
+
+
+def _json_line(line: str) -> None:
+    """A log line of judge watch ("TIME TEXT") as one line of JSON."""
+    import json
+
+    time_, _, text = line.partition(" ")
+    typer.echo(json.dumps({"time": time_, "log": text}, ensure_ascii=False))
 
 
 @app.command()
@@ -434,7 +523,7 @@ def order(
     file: Optional[Path] = typer.Option(None, "--file", "-f", help="read orders from FILE, one a line ('-': "
                                         "standard input)"),
     config: Optional[Path] = _config_option(),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
     """Validate orders in sequence and apply all of them, or none.
 
@@ -518,7 +607,7 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
             if gm:
                 raise JudgeError(f"'{verb}' is a player's line: give it with --as PLAYER")
             who = game.player_name(as_)
-            notice, private = players.carry_out(game, m, who, verb, args)
+            notice = players.carry_out(game, m, who, verb, args)
         except OrderError:
             raise
         except JudgeError as e:
@@ -526,15 +615,14 @@ def _give_player_line(game_file: Path, config: Optional[Path], as_: Optional[str
         if m is not None:
             players.play_resigned(game, m)
         unit.notices += [notice] if notice else []
-        if private is not None:
-            unit.mails.append(players.press_mail(unit.cfg, unit.name, unit.mail.address(private.to), who, private.text))
-        told = notice or (f"press to {private.to} sent" if private is not None else
-                          "anonymous press: sent on its own, apart from this change")
+        anonymous = verb == "press" and bool(args) and args[0].lower() == "anon"
+        told = notice or ("anonymous press: sent by a later judge tick, with the others' anonymous press"
+                          if anonymous else f"press to {game.player_name(args[0])} sent")
     _warn(unit.warning)
-    if m is not None and m.get("press_pending"):
-        from judge.gateway.selfservice import deliver_anonymous_press
+    if m is not None and not anonymous and m.get("press_pending"):
+        from judge.gateway.selfservice import deliver_press
 
-        deliver_anonymous_press(unit.path, unit.name, unit.cfg, None, unit.now)
+        deliver_press(unit.path, unit.name, unit.cfg, None, unit.now)
     if unit.box_down:
         _say(f"judge: {unit.box_down}", err=True)
     if as_json:
@@ -577,7 +665,7 @@ def _running_record(what: str) -> UsageError:
 
 
 @app.command()
-def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
+def status(game_file: Path, as_json: bool = _json_option()) -> None:
     """Round, phase, move number, who must act and how; the winners at the end (a game file
     or a public record)."""
     from judge.record.corrections import holder
@@ -593,8 +681,8 @@ def status(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> No
               "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record.get("players", [])]}
     if as_json:
         return _json(st)
-    extra = ", ".join(f"{k} {v}" for k, v in st.items()
-                      if k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
+    extra = ", ".join(f"{k} {v}" for k, v in st.items() if v not in ("", None)  # (no commitment: a game made before)
+                      and k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
     _say(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
     if st["game_over"]:
         _say(f"game over; winners: {', '.join(st['winners'])}")
@@ -608,7 +696,7 @@ def show(
     game_file: Path,
     as_: Optional[str] = typer.Option(None, "--as", help="the player whose report to show"),
     gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
     """A player's report, the public report, or (--gm) everything (a game file, or a public
     record: its public report)."""
@@ -634,7 +722,7 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
 
 
 @app.command()
-def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
+def standings(game_file: Path, as_json: bool = _json_option()) -> None:
     """The score track now; at the end the final ranking with the tie-break applied (a game
     file or a public record)."""
     game, record = _read(game_file, as_json)
@@ -655,10 +743,16 @@ def standings(game_file: Path, as_json: bool = typer.Option(False, "--json")) ->
 def help_(
     ruleset: Optional[str] = typer.Argument(None, help="a ruleset (judge rulesets lists them)"),
     topic: Optional[str] = typer.Argument(None, help="a topic the help names (rumors: cards)"),
+    as_json: bool = _json_option(),
 ) -> None:
     """A ruleset's order words, the terms of its reports and its rules in short."""
     from judge.engine.report import render_help
 
+    if as_json:
+        if ruleset is None:
+            return _json({"rulesets": [rs.name for rs in registry.every()]})
+        rs = registry.get(ruleset)
+        return _json({"ruleset": rs.name, "topic": topic or "", "text": render_help(rs, topic or "")})
     if ruleset is None:
         typer.echo("judge help RULESET: a ruleset's orders, its reports' terms, its rules.")
         typer.echo("The rulesets:")
@@ -674,7 +768,7 @@ def orders_(
     game_file: Path,
     as_: Optional[str] = typer.Option(None, "--as", help="the player whose orders to list"),
     gm: bool = typer.Option(False, "--gm", help="the game master's orders"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
     """Every order a player may give now, one a line, exactly as the judge accepts it (the
     report shows them as a short grammar)."""
@@ -692,7 +786,7 @@ def orders_(
 
 
 @app.command()
-def verify(game_file: Path, as_json: bool = typer.Option(False, "--json")) -> None:
+def verify(game_file: Path, as_json: bool = _json_option()) -> None:
     """Replay the log from the start and compare with the saved state (a game file, or the
     public record of a finished game). Exit code 5 when they differ or the log does not
     replay (as judge audit)."""
@@ -715,12 +809,17 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
+def _all(n: int, one: str, many: str) -> str:
+    """"the one draw" or "all 12 draws" (n >= 1)."""
+    return f"the one {one}" if n == 1 else f"all {n} {many}"
+
+
 @app.command()
 def audit(
     game_file: Path,
     commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare "
                                              "(all 64 hex digits, or a unique start of them: at least 8)"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
     start, and its log replays from them to the saved state (a game file, or the public record
@@ -744,28 +843,37 @@ def audit(
     if game.rng.draws == 0:
         drawn = "the game drew nothing from its generator"
     else:
-        drawn = f"all {game.rng.draws} draws of its generator came from the committed seed"
+        drawn = f"{_all(game.rng.draws, 'draw', 'draws')} of its generator came from the committed seed"
     if given_by_gm:
-        drawn += (f"; the game master's {given_by_gm} {_plural(given_by_gm, 'order', 'orders')} (as their rolls "
-                  "or results) are in the log as given: the seed does not vouch for them")
+        orders = _plural(given_by_gm, "order (as their roll or result) is", "orders (as their rolls or results) are")
+        drawn += f"; the game master's {given_by_gm} {orders} in the log as given: the seed does not vouch for them"
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment, "orders": len(game.log),
                       "draws": game.rng.draws, "game_master_orders": given_by_gm})
     key = " key," if game.rng.key else ""
-    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and all "
-         f"{len(game.log)} orders replay from them to the saved state: {drawn}.")
+    replay = (f"{_all(len(game.log), 'order replays', 'orders replay')} from them" if game.log else
+              "the game, with no order logged, is")
+    _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
+         f"{replay} to the saved state: {drawn}.")
 
 
 @app.command()
-def export(game_file: Path, out: Path) -> None:
+def export(game_file: Path, out: Path, as_json: bool = _json_option()) -> None:
     """Write the game's public record (TOML), safe to publish while the game runs; complete
     (seed, setup, whole log) once it is over. OUT '-' writes to standard output."""
     from judge.record import public as record
 
     game = gamefile.load(game_file)
     if str(out) == "-":
+        if as_json:
+            import tomllib
+
+            return _json({"ok": True, "record": tomllib.loads(record.text(game, game_file.stem))})
         return typer.echo(record.text(game, game_file.stem), nl=False)
     record.export(game, game_file.stem, out)
+    if as_json:
+        return _json({"ok": True, "game": game_file.stem, "move": game.move, "out": str(out),
+                      "complete": game.is_over()})
     _say(f"wrote the public record of {game_file.stem} at move {game.move} to {out}"
                + (" (complete: the game is over)" if game.is_over() else ""))
 
@@ -773,19 +881,31 @@ def export(game_file: Path, out: Path) -> None:
 @app.command()
 def archive(
     game_file: Path,
-    git: Path = typer.Option(..., "--git", help="a git repository to commit the public record to"),
+    git: Optional[Path] = typer.Option(None, "--git", help="a git repository to commit the public record to "
+                                       "(default: judge.toml's [archive] git)"),
+    config: Optional[Path] = _config_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Commit the game's public record to a git repository now (judge.toml's [archive] does it
-    after every change)."""
+    after every change): the one given by --git, else the configuration's [archive] git."""
     from judge.record import archive as archives
 
+    if git is None:
+        cfg = _site(config)
+        if cfg is None or cfg.archive is None:
+            where = f"this judge.toml ({cfg.where}) has no [archive] git: " if cfg is not None else ""
+            raise UsageError(f"{where}give --git DIRECTORY, or a judge.toml with [archive] git = \"DIRECTORY\" "
+                             "(--config FILE or JUDGE_CONFIG)")
+        git = cfg.archive
     game = gamefile.load(game_file)
     message = archives.commit(game, game_file.stem, git)
+    if as_json:
+        return _json({"ok": True, "git": str(git), "committed": message or None})
     _say(f"committed: {message}" if message else "the archive holds this record already; nothing to commit")
 
 
 @app.command(name="site")
-def site_(source: Path, out: Path, config: Optional[Path] = _config_option()) -> None:
+def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as_json: bool = _json_option()) -> None:
     """Write the static site of the games at SOURCE (a game file, a public record, a games
     directory or an archive repository) into the folder OUT: an index, a page per game with its
     report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
@@ -796,7 +916,10 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option()) ->
     count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
-    _say(f"wrote the site of {count} game{'s' if count != 1 else ''} to {out} (open {out / 'index.html'})")
+    if as_json:
+        return _json({"ok": True, "games": count, "out": str(out), "index": str(out / "index.html"),
+                      "warnings": warnings})
+    _say(f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})")
 
 
 @app.command()
@@ -805,7 +928,7 @@ def history(
     at: Optional[int] = typer.Option(None, "--at", help="the report as it stood at the start of this move"),
     as_: Optional[str] = typer.Option(None, "--as", help="the player whose report to show"),
     gm: bool = typer.Option(False, "--gm", help="everything, for the game master"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
     """The moves with their public events; with --at N the report at move N, replayed from the log."""
     from judge.record import history as past
@@ -869,6 +992,7 @@ def rollback(
     reason: str = typer.Option(..., "--reason", help="why, shown to every player and in the public record"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Undo every order from move N on (kept in the game's [[corrections]] trace); in a mail
     game every player is told by mail."""
@@ -876,6 +1000,8 @@ def rollback(
 
     game, undone, warning = corrections.rollback_file(game_file, _site(config), _now(now), to, reason)
     _warn(warning)
+    if as_json:
+        return _json({"ok": True, "to": to, "undone": list(undone), **game.status()})
     _say(f"rolled back to move {to}: {len(undone)} {_plural(len(undone), 'order', 'orders')} undone and kept in the trace")
     _echo_waiting(game)
 
@@ -889,6 +1015,7 @@ def replace(
     reason: str = typer.Option("", "--reason", help="shown in the public record"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Hand the seat of player OLD to the new player NEW (the seat keeps its name in the game;
     the file records who plays it since when). A mail game needs --address: the new player
@@ -898,18 +1025,24 @@ def replace(
     game, seat, password, warning = corrections.replace_file(game_file, _site(config), _now(now), old, new,
                                                              address, reason)
     _warn(warning)
+    if as_json:
+        return _json({"ok": True, "seat": seat, "player": new, "since": game.move, "password": password or None,
+                      **game.status()})
     _say(f"{new} plays the seat {seat} from move {game.move}")
     if password:
         _say(f"password of {new} (shown only now; mailed with the welcome): {password}")
 
 
 @app.command()
-def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
+def upgrade(game_file: Path, config: Optional[Path] = _config_option(), as_json: bool = _json_option()) -> None:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
+    if as_json:
+        return _json({"ok": True, "from_version": old, "to_version": new.ruleset.version, "orders": len(new.log),
+                      "changes": list(new.ruleset.changes_since(old)), **new.status()})
     _say(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
-         f"{len(new.log)} orders replayed")
+         f"{len(new.log)} {_plural(len(new.log), 'order', 'orders')} replayed")
     for line in new.ruleset.changes_since(old):
         _say(f"  - {line}")
     _echo_waiting(new)
@@ -918,22 +1051,27 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option()) -> None:
 @app.command()
 def bot(
     game_file: Path,
-    as_: str = typer.Option(..., "--as", help="the player the bot plays"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player the bot plays"),
+    gm: bool = typer.Option(False, "--gm", help="play the game master's turn (rumors' rolls, stock-round's "
+                            "operating results)"),
     kind: str = typer.Option("sensible", help="sensible or random"),
     config: Optional[Path] = _config_option(),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = _json_option(),
 ) -> None:
-    """A built-in bot picks a legal order for a player and submits it."""
+    """A built-in bot picks a legal order for a player, or with --gm for the game master, and
+    submits it."""
     from judge.engine import bots
 
+    if gm == bool(as_):
+        raise UsageError("give exactly one of --as NAME and --gm")
     if kind not in bots.KINDS:
         raise UsageError(f"--kind is one of {', '.join(bots.KINDS)}")
 
     def play(game):
-        player = game.player_name(as_)
+        player = GM if gm else game.player_name(as_)
         game.check_turn(player)
         if player not in game.awaiting():
-            raise NotYourTurn("the game master has no order to give now")
+            raise NotYourTurn(f"the game master has no order to give now ({game.waiting_line()})")
         return game, (player, game.submit(player, [bots.choose(game, player, kind)]))
 
     game, (player, accepted) = _changed(game_file, config, play)
@@ -953,6 +1091,8 @@ def play(
     save: Optional[Path] = typer.Option(None, "--save", help="keep the game in this new game file"),
     moves: Optional[int] = typer.Option(None, "--moves", help="stop after N logged orders, leaving the game running"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="only the last report"),
+    now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """A game between bots, with the public report each round and the final ranking."""
     from judge.engine import bots, simulate as sim
@@ -969,7 +1109,9 @@ def play(
     game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
     if save is not None:
         gamefile.create(game, save)  # refused now, not after the game, when the file exists
-    _say(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
+    quiet = quiet or as_json  # (the JSON answer: the last public view)
+    if not as_json:
+        _say(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
     last_round = [game.status().get("round")]
     if not quiet:
         typer.echo(render(game.view(None)))
@@ -981,13 +1123,21 @@ def play(
             typer.echo(render(game.view(None)))
 
     bots.play_out(game, sim.seat_kinds(kinds, game.players, 0), on_move=report_round, moves=moves)
-    typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking
     if save is not None:
+        if game.is_over():  # its end's date, as a change stamps it (the league's --since)
+            from judge.record import conduct
+
+            conduct.ended(game, _now(now))
         gamefile.save(game, save)
+    if as_json:
+        return _json({"ok": True, "seed": game.rng.seed, "players": game.players, "orders": len(game.log),
+                      "saved": str(save) if save is not None else None, **game.status(),
+                      "standings": game.ruleset.standings(game.state)})
+    typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking
     if not game.is_over():
-        _say(f"\nstopped after {len(game.log)} orders; {game.waiting_line()}")
+        _say(f"\nstopped after {len(game.log)} {_plural(len(game.log), 'order', 'orders')}; {game.waiting_line()}")
     if save is not None:
-        _say(f"saved {save}: {len(game.log)} logged orders")
+        _say(f"saved {save}: {len(game.log)} logged {_plural(len(game.log), 'order', 'orders')}")
 
 
 @app.command()
@@ -999,6 +1149,7 @@ def simulate(
     bots_: str = typer.Option("sensible", "--bots", help="bot kinds, comma-separated, seated in turn and rotated each game"),
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
     standing_: bool = typer.Option(False, "--standing", help="sensible bots write each round's policy as standing orders"),
+    as_json: bool = _json_option(),
 ) -> None:
     """Many whole games between bots, with a summary: length, exchanges by mail, winning score,
     wins by seat and bot."""
@@ -1012,5 +1163,9 @@ def simulate(
     with typer.progressbar(results, length=games, label=f"{ruleset} (seeds {seed}..{seed + games - 1})", file=sys.stderr) as bar:
         for result in bar:
             summary.add(result)
+    if as_json:
+        from dataclasses import asdict
+
+        return _json({"ok": True, "ruleset": registry.get(ruleset).name, "seed": seed, **asdict(summary)})
     for line in summary.lines():
         _say(line)

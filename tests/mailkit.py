@@ -100,6 +100,27 @@ def send(site: Site, raw: bytes, now=T0) -> list[EmailMessage]:
     return site.take()
 
 
+def killed_before_answering(site: Site, raw: bytes, now=T0) -> list[EmailMessage]:
+    """Deliver one message to a run that dies once its changes are saved, before it writes
+    its answer (a kill -9 at that moment); the mails it sent."""
+    from judge.gateway import inbox
+    from judge.mail.outbox import Outbox
+
+    box = site.outbox()
+
+    def killed(msg, *args):
+        if msg["Subject"].startswith("Re:"):
+            raise KeyboardInterrupt
+        return Outbox.put(box, msg, *args)
+
+    box.put = killed
+    try:
+        inbox.handle(raw, site.cfg, box, now)
+    except KeyboardInterrupt:
+        return site.take()
+    raise AssertionError("the run answered")
+
+
 def block(player: str, password: str, *lines: str, game: str = "g1") -> str:
     """A game block: its game and player lines, then `lines`."""
     return f"game {game}\nplayer {player} {password}\n" + "".join(f"{line}\n" for line in lines)

@@ -47,7 +47,7 @@ def seat_handed(game: Game, cfg, name: str, old: str, new: str, when: str, reaso
         mails.append(MailGame(game, name).welcome(cfg, seat, password))
         if before != address.lower():
             mails.append(compose(cfg, before, f"game {name}: you no longer play {seat}",
-                                 f"The game master has handed your seat in game {name} ({seat}) to a new player.\n"
+                                 f"The game master has handed your seat in game {name} ({seat}) to a new player. "
                                  "Your password no longer works. Thank you for playing!\n"))
     notice = f"The game master has handed the seat {seat} to {corrections.holder(game, seat)} from move {game.move}."
     return seat, password, mails, notice

@@ -154,7 +154,8 @@ class Game:
     def view(self, player: str | None, *, report: bool = True, state: dict | None = None) -> dict:
         """The ruleset's view plus what every report shows: who is awaited and for what (public),
         the events `player` may see, and `player`'s own orders now (for a `report`, also as the
-        short grammar of orders; a bot or a standing order reads only the list, and no events).
+        short grammar of orders; a bot or a standing order reads only the list, and neither
+        events nor prompts).
         `state`: another position of this game (standing orders are judged mid-batch)."""
         rs, state = self.ruleset, self.state if state is None else state
         v = rs.view(state, player)
@@ -163,7 +164,9 @@ class Game:
         v.setdefault("move", state["move"])
         v.setdefault("player", player or "")
         v["awaiting"] = awaiting
-        v["prompts"] = {p: rs.prompt(state, p) for p in awaiting}
+        orders = v["orders"] if "orders" in v else rs.legal_orders(state, player) if player in awaiting else []
+        if report:  # (a bot or a standing order reads no prompt: they cost every awaited player's orders)
+            v["prompts"] = {p: rs.prompt(state, p, orders if p == player else None) for p in awaiting}
         v["events"] = visible_events(state, player) if report else []
         v["game_over"] = rs.is_over(state)
         v["commitment"] = self.commitment
@@ -171,8 +174,7 @@ class Game:
             v["seed"], v["salt"] = self.rng.seed, self.salt
             if self.rng.key:
                 v["key"] = self.rng.key
-        if "orders" not in v:
-            v["orders"] = rs.legal_orders(state, player) if player in awaiting else []
+        v.setdefault("orders", orders)
         if report:
             rs.report_view(state, player, v)
             grammar_forms = rs.order_forms(state, player) if player in awaiting else []

@@ -245,10 +245,11 @@ class Ruleset:
         the random bot."""
         raise NotImplementedError
 
-    def prompt(self, state: dict, player: str) -> str:
-        """What kind of order is awaited from `player`, in a few words. Public: it appears in
-        every report and in the refusal sent to a player who orders out of turn. Called by:
-        Game.view (`prompts`), Game.status, the waiting line, refusals."""
+    def prompt_words(self, state: dict, player: str, kinds: list[str], legal: list[str]) -> str:
+        """What `player` is awaited for, in a few words, naming exactly the `kinds` of order
+        (first words: "sell", "buy", ...) and no other; `legal` is `legal_orders`. Public: it
+        appears in every report and in the refusal sent to a player who orders out of turn.
+        Called by: `prompt` alone, never directly."""
         raise NotImplementedError
 
     def is_over(self, state: dict) -> bool:
@@ -301,6 +302,30 @@ class Ruleset:
         return rng.choice(view["orders"])
 
     # ---- hooks with a default -------------------------------------------------------------
+    def prompt(self, state: dict, player: str, legal: list[str] | None = None) -> str:
+        """What `player` is awaited for, in a few words (status, reports, the waiting line, a
+        refusal out of turn): the kinds of order in `legal_orders` (`legal`, when the caller has
+        them already) put in words by `prompt_words`, so that no prompt offers what `judge
+        orders` does not list. The one legality; never override this."""
+        if legal is None:
+            legal = self.legal_orders(state, player)
+        kinds = self.prompt_kinds(state, player, legal)
+        return self.prompt_words(state, player, kinds, legal) if kinds else ""
+
+    def prompt_kinds(self, state: dict, player: str, legal: list[str] | None = None) -> list[str]:
+        """The kinds of order a prompt names: the first words of `legal_orders`, and the kinds
+        of `secret_kinds` (tests/proofs/test_prompts.py compares them over random games)."""
+        if legal is None:
+            legal = self.legal_orders(state, player)
+        return list(dict.fromkeys([*(o.split(None, 1)[0] for o in legal), *self.secret_kinds(state, player)]))
+
+    def secret_kinds(self, state: dict, player: str) -> tuple[str, ...]:
+        """Kinds of order the prompt names even when `player` may not give one now, because
+        whether they may is their secret (Mogul's bid: their chips): the prompt is public, and
+        their own list of orders (`judge orders`, the report's "Your orders now") is exact.
+        Called by: `prompt_kinds`, for `prompt` (which no ruleset overrides)."""
+        return ()
+
     def revealed(self, before: dict, after: dict) -> str:
         """What hidden information one order showed in going from `before` to `after` (a card
         turned, another player's secret order carried out), in a few public words such as
@@ -423,8 +448,8 @@ FILES = {
     "tests/golden/<name>.toml": "its golden game: `python tests/golden/record.py NAME`",
     "tests/golden/files/": "a game file written under each of `old_versions` (none without them)",
     "tests/rulesets/<module>/": "its own tests: the rulebook's examples, rule by rule",
-    "docs/<name>.md": "its page, each rule and its test; a row in the README's table of rulesets "
-                      "and, when the README shows it, a sample report",
+    "docs/<name>.md": "its page, each rule and its test; once the README's table of rulesets "
+                      "lists it, a sample report in docs/samples.md",
 }
 DECLARED = {
     "name": "the registry's name, lower case (`judge new NAME`, the game file, templates/<name>/)",
@@ -446,16 +471,17 @@ DECLARED = {
     "bot_standing_exact": "with `bot_exchanges_a_round`: what the sensible bot's standing orders "
                           "(`bot_standing`) achieve, held to by tests/engine/test_bots.py",
 }
-HOOKS = ("setup", "awaiting", "parse", "apply", "legal_orders", "prompt", "is_over", "standings", "view",
+HOOKS = ("setup", "awaiting", "parse", "apply", "legal_orders", "prompt_words", "is_over", "standings", "view",
          "check", "summary", "resample_hidden", "bot_order")
-DEFAULT_HOOKS = ("revealed", "public_order", "default_order", "order_forms", "report_view", "check_players",
+DEFAULT_HOOKS = ("secret_kinds", "revealed", "public_order", "default_order", "order_forms", "report_view", "check_players",
                  "standing_parse", "standing_order", "standing_unmet", "standing_stops", "standing_round",
                  "standing_examples", "bot_standing")
 PUBLIC = {
     "standings": "at every move: `judge standings`, the public record's scores, the league",
     "summary": "`judge status` prints it to anyone",
     "awaiting": "every report says whom the game waits for",
-    "prompt": "every report, the waiting line, the refusal of an order out of turn",
+    "prompt": "(made by the core from `prompt_words`) every report, the waiting line, the refusal "
+              "of an order out of turn",
     "public_order": "the public record's log while the game runs",
 }
 CONTRACT = {

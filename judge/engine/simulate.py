@@ -61,7 +61,7 @@ class Summary:
 
     def lines(self) -> list[str]:
         n = len(self.players)
-        out = [f"{self.games} games, {n} players",
+        out = [f"{self.games} game{'s' if self.games != 1 else ''}, {n} players",
                f"game length (orders): {_spread(self.lengths)}",
                f"exchanges by mail (a new one whenever the awaited players change): {_spread(self.exchanges)}; "
                f"{sum(self.exchanges) / max(1, sum(self.rounds)):.2f} a round",
@@ -73,7 +73,8 @@ class Summary:
         out.append(f"wins by bot (per seat played; an even share is {100 / n:.1f}%):")
         for kind in sorted(self.wins_by_kind):
             w, seats = self.wins_by_kind[kind], self.seats_by_kind[kind]
-            out.append(f"  {kind:<13} {w:6d} wins in {seats} seats  {_percent(w, seats)}")
+            out.append(f"  {kind:<13} {w:6d} win{'s' if w != 1 else ''} in {seats} seat{'s' if seats != 1 else ''}  "
+                       f"{_percent(w, seats)}")
         return out
 
 

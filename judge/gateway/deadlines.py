@@ -2,7 +2,8 @@
 each late player's default order (the ruleset's `default_order`), or the built-in bot's for a
 player the game master marked absent (also when the ruleset has no default order). Every
 such missed order is announced to everyone. A player whose `away until DATE` has run out is
-told, alone, that they are back and what the game awaits of them."""
+told, alone, that they are back and what the game awaits of them. The anonymous press that
+waited through a tick is sent (judge/gateway/selfservice.py deliver_press)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -10,46 +11,82 @@ from datetime import datetime, timedelta
 from judge.change.unit import Change
 from judge.record import conduct, corrections
 from judge.engine import bots
-from judge.engine.errors import GameFileError, JudgeError
+from judge.engine.errors import GameFileError, HostError, JudgeError
 from judge.engine.report import render
 from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from judge.mail import players, settings
+from judge.mail import host, players, settings
+from judge.gateway import selfservice
 from judge.engine.ruleset import GM
 
 
-def tick(cfg, outbox, now: datetime) -> list[str]:
+def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
     """One pass over every game of the directory, then the outbox is sent (also what earlier
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
-    with its reason, and the others are handled all the same."""
-    done = []
+    with its reason, and the others are handled all the same. A problem of the host (a full
+    disk, a read-only file system, a wrong owner or mode) is no game's: it becomes one
+    HostError for the whole run, added to `problems`, or raised once the run is done."""
+    done, found = [], []
+
+    def host_problem(where: str, e: Exception) -> None:
+        error = HostError(f"judge tick: {where}: {e}")
+        error.__cause__ = e
+        found.append(error)
+
     for path in sorted(p for p in cfg.games.glob("*.toml") if p.is_file()):  # (a FIFO would be read for ever)
         try:
             done += tick_game(path, cfg, outbox, now)
-        except GameFileError as e:
-            done.append(f"{path.stem}: skipped: {e}")
+        except (HostError, OSError) as e:
+            host_problem(f"game {path.stem}", e)
+        except GameFileError as e:  # a broken file, or one the host keeps the judge from
+            if host.cause_of(e) in host.DIRECTORY_CAUSES:
+                host_problem(f"game {path.stem}", e)
+            else:
+                done.append(f"{path.stem}: skipped: {e}")
         except Exception as e:  # noqa: BLE001 - one game must never stop the others
             done.append(f"{path.stem}: skipped: {type(e).__name__}: {e}")
-            record(general_log(cfg), now, game=path.stem, outcome=f"judge tick failed: {type(e).__name__}: {e}")
+            try:
+                record(general_log(cfg), now, game=path.stem, outcome=f"judge tick failed: {type(e).__name__}: {e}")
+            except OSError as full:
+                host_problem("mail.log", full)
     try:
         outbox.flush()
     except MailError as e:  # the caller sees outbox.down
         done.append(str(e))
+    except OSError as e:
+        host_problem("the outbox", e)
+    if found:
+        if len(found) > 1:
+            found[0].args = (f"{found[0]} (and {len(found) - 1} more like it)",)
+        if problems is None:
+            raise found[0]
+        problems.append(found[0])
     return done
 
 
 def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
+    """One game's deadline work (a change), then the press waiting to be sent (a change of its
+    own: never in one mail or one commit with the deadline's)."""
+    done, waiting = _deadline(path, cfg, outbox, now)
+    if waiting and selfservice.deliver_press(path, path.stem, cfg, outbox, now, tick=True):
+        done.append(f"{path.stem}: press delivered")
+    return done
+
+
+def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
+    """The reminders, missed orders and ends of absences of one game; and whether press waits."""
     name = path.stem
     with Change(path, cfg, outbox, now=now, sender="judge tick", reports=False) as change:
         game, mg = change.game, change.mail
+        waiting = mg is not None and bool(mg.m.get("press_pending"))
         if mg is None or mg.m["paused"] or game.is_over() or not mg.m["deadline_hours"]:
             change.discard()
-            return []
+            return [], waiting
         if not mg.m["deadline"]:
             mg.reset_deadline(now)
-            return [f"{name}: deadline set to {shown(mg.m['deadline'])}"]
+            return [f"{name}: deadline set to {shown(mg.m['deadline'])}"], waiting
         back = absences_over(mg, now)
         deadline = parse_time(mg.m["deadline"])
         past = now >= deadline + timedelta(hours=mg.m["grace_hours"])
@@ -90,9 +127,9 @@ def tick_game(path, cfg, outbox, now: datetime) -> list[str]:
             outcome = "; ".join(filter(None, [outcome, f"back from an absence: {', '.join(back)}"]))
         if not outcome:
             change.discard()
-            return []
+            return [], waiting
         change.outcome = outcome
-    return [f"{name}: {outcome}"]
+    return [f"{name}: {outcome}"], waiting
 
 
 def absences_over(mg, now: datetime) -> dict[str, str]:
@@ -111,7 +148,7 @@ def welcome_back(cfg, mg, player: str, until: str):
     game = mg.game
     awaited = (f"The game is waiting for your order for move {game.move}." if player in game.awaiting()
                else "The game is not waiting for an order of yours now.")
-    body = (f"Your absence from game {mg.name} has ended (you were away until {until}).\n{awaited}\n\n"
+    body = (f"Your absence from game {mg.name} has ended (you were away until {until}). {awaited}\n\n"
             + render(game.view(player)) + "\n" + mg.footer(cfg, player))
     return compose(cfg, mg.address(player), f"game {mg.name}: you are back, move {game.move}", body)
 
@@ -162,6 +199,6 @@ def reminder(cfg, mg, who: str, now: datetime):
         end = deadline + timedelta(hours=mg.m["grace_hours"])
         when = (f"The deadline has passed; if none arrives by the end of the grace period "
                 f"({end.strftime('%Y-%m-%d %H:%M UTC')}), the judge gives the default order for you.")
-    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}.\n{when}\n\n"
+    body = (f"Reminder: game {mg.name} is waiting for your order for move {game.move}. {when}\n\n"
             + mg.footer(cfg, who))
     return compose(cfg, mg.address_of(cfg, who), f"game {mg.name}: reminder, move {game.move}", body)

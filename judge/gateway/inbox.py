@@ -36,7 +36,7 @@ from judge.engine.errors import (
 )
 from judge.mail.journal import general_log, iso, journal_path, record
 from judge.mail.mailgame import MailGame, message_key
-from judge.mail import players
+from judge.mail import host, players
 from judge.mail.addresses import is_address
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
@@ -44,17 +44,10 @@ from judge.engine.report import render, wrap
 from judge.engine.ruleset import GM
 
 GM_COMMANDS = ("status", "pause", "resume", "replace", "absent", "present", "set")
-USAGE = """Write, one a line:
-  game NAME
-  player YOURNAME YOURPASSWORD
-  your orders, one a line
-For example:
-  game friday
-  player alice YOURPASSWORD
-  #12 bid
-Write 'help' on its own line after your player line for your game's orders,
-'rules' for its rules in short. Quoted lines (>) and everything after
-a signature line (-- ) or a line 'end' are ignored."""
+USAGE = ("Write, one a line:\n  game NAME\n  player YOURNAME YOURPASSWORD\n  your orders, one a line\n"
+         "For example:\n  game friday\n  player alice YOURPASSWORD\n  #12 bid\n\n"
+         "Write 'help' on its own line after your player line for your game's orders, 'rules' for its rules in "
+         "short. Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored.")
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
 # What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
 MAX_BLOCKS = 10  # game blocks in one message
@@ -73,7 +66,9 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     everything is saved) when its mail must wait in the outbox for a later run."""
     msg = mailparse.read(raw)
     log = partial(record, general_log(cfg), now, sender=msg.sender, message_id=msg.message_id)
-    reply_key = message_key(msg.message_id, sender=msg.sender)
+    # The answer's key: this sender's message, by its Message-ID and its content (the same on
+    # every delivery; another message that reuses the ID is another message).
+    reply_key = message_key(f"{msg.message_id}\n{msg.fingerprint}", sender=msg.sender)
     if msg.automatic or msg.sender == cfg.address:
         if bounces.is_bounce(raw, msg.sender):
             outcome, note = bounces.report(raw, cfg, msg.subject)
@@ -86,16 +81,22 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         log(outcome=f"ignored: an automatic message or no usable sender (not answered, against mail loops){why}")
         outbox.flush()
         return f"{msg.message_id}: ignored (automatic)"
+    answered = outbox.known(reply_key)
+    if answered:  # the answer is the last thing a message writes: it was handled whole
+        log(outcome=f"duplicate: handled before, and its answer {answered}; nothing done or sent again")
+        outbox.flush()
+        return f"{msg.message_id}: handled before; its answer {answered}"
 
     def refuse_whole(why: str, body: str) -> str:
         """The whole message refused before any game is read: logged, answered briefly."""
-        log(outcome=f"refused: {why}")
-        outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id), reply_key)
+        fate = outbox.put(compose(cfg, msg.sender, _re(msg.subject, hide_passwords([])), body, msg.message_id),
+                          reply_key)
+        log(outcome=f"refused: {why}" + ("" if fate == "queued" else f"; its answer {fate}: not sent again"))
         outbox.flush()
         return f"{msg.message_id}: refused ({why})"
 
     if msg.problem:
-        return refuse_whole(msg.problem, f"The judge cannot read your message: {msg.problem}. Nothing was changed.\n"
+        return refuse_whole(msg.problem, f"The judge cannot read your message: {msg.problem}. Nothing was changed. "
                                          "Please send your orders as plain text, without attachments.\n")
     blocks, stray = mailparse.blocks(msg.text, msg.subject)
     if len(blocks) > MAX_BLOCKS:  # refused before any password is checked or game loaded
@@ -111,30 +112,59 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
     if not blocks:
         log(outcome="refused: no game named")
         sections.append(how_to(msg.subject, stray))
-    earlier, others, logins, pending = {}, 0, {}, {}
-    for block in blocks:  # a second block for the same game is its own change, not a duplicate
-        nth = earlier[block.game.lower()] = earlier.get(block.game.lower(), -1) + 1
-        unread = unread_block(block, logins) or (
-            f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
-        if unread:
-            log(game=block.game, outcome=f"refused: {unread}")
-            sections.append(f"game {block.game}: not read: {unread}. Nothing was changed.")
-            continue
-        text, mails = handle_block(block, nth, msg, cfg, outbox, now, hide, logins, pending)
-        sections.append(text)
-        others += mails
-    for game, path in pending.items():  # after everything else the message causes: nothing ties it to its sender
-        try:
-            others += selfservice.deliver_anonymous_press(path, game, cfg, outbox, now)
-        except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
-            record(journal_path(path), now, sender="judge (anonymous press)", outcome=f"not sent: {e}")
-    body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
-    if True not in logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
-        body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
-    subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
-    outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key)
+    state, others = Handling(), 0
+    try:
+        for block in blocks:
+            text, mails = read_block(block, msg, cfg, outbox, now, hide, log, state)
+            sections.append(text)
+            others += mails
+        for game, path in state.pending.items():  # one mail per recipient, after every block of the game
+            try:
+                others += selfservice.deliver_press(path, game, cfg, outbox, now)
+            except GameFileFull as e:  # the sender's change is saved; the press waits (and is said so)
+                record(journal_path(path), now, sender="judge (press)", outcome=f"not sent: {e}")
+        body = hide("\n\n".join(bounded_echo(sections)) + "\n", whole=True)
+        if True not in state.logins.values() and len(body) > MAX_STRANGER_ANSWER:  # nobody logged in: kept short
+            body = body[:MAX_STRANGER_ANSWER - 100].rsplit("\n", 1)[0] + "\n... (the rest of this answer is left out)\n"
+        subject = reply_subject(_re(msg.subject, hide), [b.game for b in blocks])
+        fate = outbox.put(compose(cfg, msg.sender, subject, body, msg.message_id), reply_key, state.place)
+    finally:
+        outbox.free_place(state.place)
+    # Said once the answer's fate is known: two deliveries at once write one answer.
+    answer = "its answer queued again" if fate == "queued" else f"its answer {fate}: not sent again"
+    for path, player in state.again:
+        record(journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=player,
+               outcome=f"duplicate: handled before, nothing applied again; {answer}")
+    if fate != "queued":
+        log(outcome=f"delivered again while its first delivery was handled: {answer}")
     outbox.flush()
-    return f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, answered, {others} other {'mail' if others == 1 else 'mails'}"
+    told = "answered" if fate == "queued" else f"its answer {fate}"
+    return (f"{msg.message_id}: {len(blocks)} {'game' if len(blocks) == 1 else 'games'}, {told}, "
+            f"{others} other {'mail' if others == 1 else 'mails'}")
+
+
+@dataclass
+class Handling:
+    """What the blocks of one message share while it is handled."""
+
+    logins: dict = field(default_factory=dict)  # game: whether the block's name and password were right
+    pending: dict = field(default_factory=dict)  # game: its path, when press waits for the end of the message
+    again: list = field(default_factory=list)  # (path, player) of each block handled before
+    read: dict = field(default_factory=dict)  # game: the blocks for it read so far
+    place: Path | None = None  # the answer's place in the outbox (Outbox.keep_place)
+
+
+def read_block(block, msg, cfg, outbox, now, hide, log, state: Handling) -> tuple[str, int]:
+    """One block's section of the answer, and how many other mails it sends. A block refused
+    unread (too long, a login failed before it, a third for its game) loads no game; a second
+    block for the same game is its own change, not a duplicate."""
+    nth = state.read[block.game.lower()] = state.read.get(block.game.lower(), -1) + 1
+    unread = unread_block(block, state.logins) or (
+        f"the judge reads at most {MAX_SAME_GAME} blocks for one game in a message" if nth >= MAX_SAME_GAME else "")
+    if unread:
+        log(game=block.game, outcome=f"refused: {unread}")
+        return f"game {block.game}: not read: {unread}. Nothing was changed.", 0
+    return handle_block(block, nth, msg, cfg, outbox, now, hide, state)
 
 
 def unread_block(block, logins: dict) -> str:
@@ -179,10 +209,14 @@ _PLAYER_LINE = re.compile(r"(?i)\b(player\s+\S+\s+|set\s+password\s+)\S+")
 
 
 def hide_passwords(passwords: list[str]):
-    """A function that hides the passwords of `passwords` in a text, and in a line (not
-    `whole`) also the word after a player's name on a 'player' line."""
-    words = [re.escape(p) for p in passwords if len(p) >= 6]
-    secret = re.compile(r"(?<!\S)(?:" + "|".join(words) + r")(?!\S)") if words else None
+    """A function that hides the passwords of `passwords` in a text wherever they stand, in
+    any case (`(PW)`, `PW.`, `again:PW!`), and in a line (not `whole`) also the word after a
+    player's name on a 'player' line. The judge keeps only the passwords' hashes, so these
+    are the ones the message itself gives: each block's `player` line (the sender's own, when
+    it is right) and its `set password NEW` lines; a password too short to be one (under 6
+    characters, a slip on a `player` line) is left alone."""
+    words = sorted({p for p in passwords if len(p) >= 6}, key=len, reverse=True)  # (the longest first)
+    secret = re.compile("|".join(map(re.escape, words)), re.IGNORECASE) if words else None
 
     def hide(text: str, whole: bool = False) -> str:
         if not whole:
@@ -201,7 +235,7 @@ def how_to(subject: str, stray: list[str]) -> str:
         problem = f"It names game {named[1]} in its subject but has no 'player NAME PASSWORD' line."
     else:
         problem = "It has no 'game NAME' line (nor 'game NAME' in the subject)."
-    return f"The judge found no orders to take in your message. {problem} Nothing was changed.\n{USAGE}"
+    return f"The judge found no orders to take in your message. {problem} Nothing was changed.\n\n{USAGE}"
 
 
 def _re(subject: str, hide) -> str:
@@ -243,14 +277,16 @@ def forget_replies(cfg, game: str, keys: list[str]) -> None:
         _reply_path(cfg, game, key).unlink(missing_ok=True)
 
 
-def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | None = None,
-                 pending: dict | None = None) -> tuple[str, int]:
+def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling | None = None) -> tuple[str, int]:
     """One game's part of a message: (the answer's section, how many other mails it sends).
-    The change, its mails and the section are saved together under the game's lock.
-    `logins[game]` is set to whether the block's name and password were right (when checked);
-    `pending[game]`, the game's path, when anonymous press waits to be sent (by `handle`, once
-    every block of the message is done)."""
-    logins = {} if logins is None else logins
+    The change, its mails and the section are saved together under the game's lock. In
+    `state`: whether the block's name and password were right (when checked); the game's
+    path, when press waits to be sent once every block of the message is done; (path, player)
+    for a block handled before (logged by `handle` once it knows what became of the answer);
+    the answer's place in the outbox, kept under the first game's lock, so that the answer
+    comes after the news of every change before it and before that of any change after it."""
+    state = Handling() if state is None else state
+    logins, pending, again = state.logins, state.pending, state.again
     head = f"game {block.game}"
     path = cfg.game_path(block.game)
     if path is None:
@@ -261,6 +297,8 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
     key = message_key(msg.message_id, nth, msg.sender)
     try:
         with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
+            if state.place is None:  # (under the lock: no other change is made meanwhile)
+                state.place = outbox.keep_place(msg.sender)
             mg = MailGame(change.game, block.game)
             if not mg.enabled:
                 change.discard()
@@ -272,7 +310,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
                 logins[block.game.lower()] = True
                 change.discard()
-                log(outcome="duplicate: handled before, its answer sent again")
+                again.append((path, block.player))
                 return kept_reply(cfg, block.game, key, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
@@ -293,7 +331,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             if run.ok:
                 change.watch()  # everyone's report before (the run changed a copy): a refused block renders none
                 change.game, change.restart = run.game, run.restart
-                change.notices += run.notices
+                change.notices += [hide(notice, whole=True) for notice in run.notices]  # (press is hidden already)
                 change.mails += run.mails
             mails = change.ready()  # the deadline the answer tells, and the mails
             mg = change.mail
@@ -308,7 +346,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, logins: dict | No
             change.journal = {"message_id": msg.message_id, "player": block.player, "outcome": run.outcome(),
                               "lines": [hide(line) for line in block.lines], "results": run.echo}
         forget_replies(cfg, block.game, forgotten)
-        if change.game.meta["mail"].get("press_pending") and pending is not None:  # (or a crash left it)
+        if any("from" in e for e in change.game.meta["mail"].get("press_pending", [])):  # (or a crash left it)
             pending[block.game] = path
         return text, len(change.sent)
     except GameFileFull as e:  # the player's lines, not the host: answered, the game untouched
@@ -337,12 +375,18 @@ def alert(cfg, mg, owner: str, sender: str):
     """Tell a password's owner that it came from another address."""
     address = mg.address_of(cfg, owner)
     name = "gm" if owner == GM else owner
-    body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came\n"
-            f"from {sender}, not from your address {address}. Nothing was changed, and the sender\n"
+    body = (f"A message to game {mg.name} gave your name ({name}) and your correct password, but it came "
+            f"from {sender}, not from your address {address}. Nothing was changed, and the sender "
             "was told only that the name or password is not right.\n\n"
-            "If it was you, write from your registered address. If it was not, someone knows your\n"
+            "If it was you, write from your registered address. If it was not, someone knows your "
             "password: ask the game master for a new one.\n")
     return compose(cfg, address, f"game {mg.name}: your password was used from another address", body)
+
+
+def cut_by(accepted) -> str:
+    """The order that cut a block and what it did, in the words of its NOT JUDGED lines:
+    '"take", which revealed the next card', '"short Banana 2", which passed the turn to bob'."""
+    return f'"{accepted.revealed_by}", which {accepted.revealed}'
 
 
 @dataclass
@@ -360,7 +404,7 @@ class Run:
     applied: int = 0
     restart: bool = False  # paused or resumed: the deadline starts anew
     show_report: bool = False
-    cut: bool = False  # lines left unjudged after an order that revealed hidden information
+    cut: str = ""  # the order that left the lines after it unjudged, and what it did (public words)
     now: datetime | None = None
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
     asked: set = field(default_factory=set)  # the answering lines given in this block (each once)
@@ -376,8 +420,8 @@ class Run:
         if not self.ok:
             return "Nothing was applied: a refused line refuses all of this game's lines."
         if self.cut:
-            return ("Applied up to an order that revealed hidden information; the lines NOT JUDGED "
-                    "after it were neither applied nor checked: send them again after reading the new report.")
+            return (f"Applied up to {self.cut}; the lines NOT JUDGED after it were neither applied nor checked: "
+                    "send them again after reading the new report.")
         return "All applied." if self.applied else "Nothing to apply."
 
     def lines(self, lines: list[str]) -> None:
@@ -401,7 +445,7 @@ class Run:
                 if more and accepted is not None and accepted.revealed:
                     # nothing after an order that revealed something is judged or answered
                     self.echo += [f"NOT JUDGED {e[len('not judged '):]}" for e in accepted.not_judged(lines[j:])]
-                    self.cut = True
+                    self.cut = cut_by(accepted)
                     break
                 continue
             i += 1
@@ -452,7 +496,7 @@ class Run:
             return None
         self.echo += [f"OK      {prefix}{o}" for o in accepted]
         self.echo += [f"NOT JUDGED {prefix}{line[len('not judged '):]}" for line in accepted.not_judged()]
-        self.cut = self.cut or bool(accepted.unjudged)
+        self.cut = self.cut or (cut_by(accepted) if accepted.unjudged else "")
         self.applied += len(accepted)
         if prefix:  # (a standing order given for a player stays secret)
             public = [self.game.ruleset.public_order(str(o)) for o in accepted if not isinstance(o, standing.Command)]
@@ -496,6 +540,8 @@ class Run:
                 if len(args) not in (2, 3) or not is_address(args[-1]) or (len(args) == 3 and "@" in args[1]):
                     raise JudgeError("write replace PLAYER NEW_ADDRESS (or replace PLAYER NEW_NAME NEW_ADDRESS)")
                 self.player(args[:1], "replace PLAYER NEW_ADDRESS")
+                if self.hide(line) != line:  # (the new name is published: never a password)
+                    raise JudgeError("the line holds a password of this message")
                 _, _, mails, notice = seat_handed(self.game, self.cfg, self.name, args[0], args[1] if len(args) == 3
                                                   else "", iso(self.now), address=args[-1])
                 self.mails += mails
@@ -573,8 +619,9 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     change saved, its mail in the outbox). One run at a time per Maildir (a lock file inside
     it). A message the judge fails on is tried again by the next runs and, after
     QUARANTINE_AFTER of them, moved to DIR/.Quarantine/new/ with a note to the game master;
-    the messages after it are handled all the same. Raises MailError at the end when mail
-    must wait in the outbox."""
+    the messages after it are handled all the same. A full, read-only or unwritable games
+    directory stops the run instead (raised: the caller tells the game master), the message
+    left in new/ uncounted. Raises MailError at the end when mail must wait in the outbox."""
     path = Path(path)
     new, cur = path / "new", path / "cur"
     if not new.is_dir() or not cur.is_dir():
@@ -606,6 +653,13 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
                 waiting = e
                 done.append(f"{name}: handled, its mail waits in the outbox")
             except Exception as e:  # noqa: BLE001 - one message must not block the others
+                if host.cause_of(e) in host.DIRECTORY_CAUSES:  # not the message's: no run can do better
+                    tries.forget(name)
+                    try:
+                        tries.save()
+                    except OSError:
+                        pass
+                    raise
                 failed = tries.tried(name)
                 record(general_log(cfg), now, maildir_file=name,
                        outcome=f"failed ({failed} of {QUARANTINE_AFTER} runs): {_failure(e)}")
@@ -678,10 +732,10 @@ def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outb
     msg = mailparse.read(raw)
     record(general_log(cfg), now, sender=msg.sender, message_id=msg.message_id, maildir_file=name,
            outcome=f"quarantined after {QUARANTINE_AFTER} failed runs: {dest}")
-    body = (f"The judge failed on a message in {QUARANTINE_AFTER} runs and has moved it aside, so that\n"
+    body = (f"The judge failed on a message in {QUARANTINE_AFTER} runs and has moved it aside, so that "
             "the messages after it are handled:\n\n"
             f"  File: {dest}\n  From: {msg.sender or 'no usable address'}\n  Message-ID: {msg.message_id}\n"
             f"  Error: {_failure(error)}\n\n"
-            "Its sender got no answer. Please look at it (and at mail.log in the games directory); when\n"
+            "Its sender got no answer. Please look at it (and at mail.log in the games directory); when "
             "the cause is mended, move it back into new/ to have it handled.\n")
     outbox.put(compose(cfg, cfg.gm, "judge: a message was put aside (quarantine)", body))

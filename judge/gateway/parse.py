@@ -36,6 +36,7 @@ class Incoming:
     text: str = ""
     problem: str = ""  # why the message is refused as a whole ("" when readable)
     automatic: bool = False  # a bounce or an auto-reply: never answered, to avoid mail loops
+    fingerprint: str = ""  # its body and the headers its sender wrote (fallback_id): the same on every delivery
 
 
 @dataclass
@@ -57,7 +58,8 @@ def read(raw: bytes) -> Incoming:
     except Exception as e:  # noqa: BLE001 - the last guard: no message may crash the gateway
         found = _RAW_FROM.search(raw[:65536])
         sender = address_of(found[1].decode("ascii", "replace")) if found else ""
-        incoming = Incoming(sender, fallback_id(raw), "", automatic=not sender)
+        fingerprint = fallback_id(raw)
+        incoming = Incoming(sender, fingerprint, "", automatic=not sender, fingerprint=fingerprint)
         incoming.problem = f"it cannot be read ({type(e).__name__})"
         return incoming
 
@@ -82,8 +84,9 @@ def _read(raw: bytes) -> Incoming:
     if len(message_id) > MAX_ID:  # cut, still telling apart IDs that begin alike
         digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
         message_id = f"{message_id[:MAX_ID - 50]}...sha256-{digest}>"
+    fingerprint = fallback_id(raw)
     if len(message_id) < 8:  # none, or "<>" from a broken client: not the same for every message
-        message_id = fallback_id(raw)
+        message_id = fingerprint
     subject = header(msg, "Subject")[:MAX_SUBJECT]
     auto = header(msg, "Auto-Submitted").lower() or "no"
     precedence = header(msg, "Precedence").lower()
@@ -91,7 +94,7 @@ def _read(raw: bytes) -> Incoming:
         auto not in ("", "no") or precedence in ("bulk", "junk", "list")
         or not sender or from_mail_system(sender)
     )
-    incoming = Incoming(sender, message_id, subject, automatic=automatic)
+    incoming = Incoming(sender, message_id, subject, automatic=automatic, fingerprint=fingerprint)
     if too_large:
         incoming.problem = beyond or f"the message is larger than {MAX_MESSAGE // 1024} KB"
         return incoming

@@ -151,10 +151,12 @@ def _away(run, player, args):
     if until <= today:
         raise JudgeError(f"{until} is not after today ({today})")
     if until > today + timedelta(days=longest):
-        raise JudgeError(f"an absence may last at most {longest} days in this game (until {today + timedelta(days=longest)})")
+        raise JudgeError(f"an absence may last at most {longest} day{'s' if longest != 1 else ''} in this game "
+                         f"(until {today + timedelta(days=longest)})")
     used, limit = entry.get("absences", 0), setting(m, "away_limit")
     if used >= limit:
-        raise JudgeError(f"you have used all {limit} absences this game allows; ask the game master")
+        used_up = "the one absence" if limit == 1 else f"all {limit} absences"
+        raise JudgeError(f"you have used {used_up} this game allows; ask the game master")
     entry["away_until"], entry["absences"] = until.isoformat(), used + 1
     run.notices.append(f"{player} is away until {until}.")
 
@@ -170,37 +172,45 @@ def _changing(verb: str):
     """The handler of `resign`, `propose end`, `agree end` or `press` (judge/mail/players.py,
     the shell's too): a password pasted in press reaches nobody, nor the record (run.hide)."""
     def handler(run, player, args):
-        notice, private = players.carry_out(run.game, run.mg.m, player, verb, args, hide=run.hide)
+        notice = players.carry_out(run.game, run.mg.m, player, verb, args, hide=run.hide)
         run.notices += [notice] if notice else []
-        if private is not None:
-            run.mails.append(players.press_mail(run.cfg, run.name, run.mg.address(private.to), player, private.text))
     return handler
 
 
-def deliver_anonymous_press(path, name: str, cfg, outbox, now) -> int:
-    """The anonymous press a block left waiting in [meta.mail] press_pending, sent as a change
-    of its own right after that block's: mails of its own (never beside a report, a notice or
-    another mail the sender's block caused) and an archive commit of its own, so that nothing
-    ties it to the sender's orders or absence. Returns how many mails it sent."""
+def deliver_press(path, name: str, cfg, outbox, now, tick: bool = False) -> int:
+    """Send the press waiting in [meta.mail] press_pending as a change of its own, one mail for
+    each recipient (players.press_mails), never beside a report or a notice of the change that
+    gave it: the press to one player that named players sent (after the message or the shell
+    command that gave it); with `tick` (judge tick) also the anonymous press that has waited
+    through a tick already (`held`), kept for the public record then, in an archive commit of
+    its own, while the newer anonymous press is held for the next tick. So anonymous press
+    goes out at a tick's time, in one batch with all the anonymous press written between the
+    two ticks before, whoever wrote it. Returns how many mails it sent."""
     from judge.change.unit import Change
 
-    with Change(path, cfg, outbox, now=now, sender="judge (anonymous press)", reports=False) as change:
-        game, mg = change.game, change.mail
-        pending = mg.m.pop("press_pending", []) if mg is not None else []
-        if not pending:
+    who = "judge tick (press)" if tick else "judge (press)"
+    with Change(path, cfg, outbox, now=now, sender=who, reports=False) as change:
+        mg = change.mail
+        waiting = mg.m.get("press_pending", []) if mg is not None else []
+        sent = [e for e in waiting if "from" in e or (tick and e.get("held"))]
+        left = [e for e in waiting if not ("from" in e or (tick and e.get("held")))]
+        newly = [e for e in left if tick and not e.get("held")]
+        if not sent and not newly:
             change.discard()
             return 0
-        subject = f"game {name}: press from an anonymous player"
-        for press in pending:
-            if press["to"] == "all":
-                players.keep_press(game, "anonymous", press["text"])
-                body = f"Press in game {name} from an anonymous player, to all:\n\n  {press['text']}\n"
-                targets = [a for a, _ in mg.recipients()] + [cfg.gm]
-            else:
-                body = players.private_press(name, "", press["text"], anonymous=True)
-                targets = [mg.address(press["to"])]
-            change.mails += [compose(cfg, address, subject, body) for address in targets]
-        change.outcome = f"anonymous press delivered ({len(pending)})"
+        for e in newly:
+            e["held"] = True  # delivered by the next tick
+        if left:
+            mg.m["press_pending"] = left
+        else:
+            del mg.m["press_pending"]
+        for e in sent:
+            if "from" not in e and e["to"] == "all":
+                players.keep_press(change.game, "anonymous", e["text"])
+        change.mails += players.press_mails(cfg, mg, sent)
+        if sent:
+            anonymous = sum("from" not in e for e in sent)
+            change.outcome = f"press delivered: {len(sent) - anonymous} named, {anonymous} anonymous lines"
     return len(change.sent)
 
 
@@ -217,7 +227,7 @@ def _set(run, player, args):
         entry["password"] = hash_password(value)
         run.mails.append(compose(run.cfg, entry["address"], f"game {run.name}: your password was changed",
                                  f"Your password for game {run.name} ({player}) was changed as you asked; "
-                                 "the old one no longer works.\nIf you did not ask for it, tell the game master at once.\n"))
+                                 "the old one no longer works. If you did not ask for it, tell the game master at once.\n"))
     elif key == "address":
         if not is_address(value):
             raise JudgeError(f"'{value}' is not a mail address (write local@example.org)")
@@ -226,7 +236,7 @@ def _set(run, player, args):
         code = secrets.token_hex(4)
         entry["pending_address"] = {"address": value.lower(), "code": _code_hash(code)}
         run.mails.append(compose(run.cfg, value.lower(), f"game {run.name}: confirm your new address",
-                                 f"{player} of game {run.name} asked to receive the game's mail at this address.\n"
+                                 f"{player} of game {run.name} asked to receive the game's mail at this address. "
                                  f"To confirm, send from the old address, in a block for game {run.name}:\n\n"
                                  f"  confirm {code}\n\nIf you did not ask for it, ignore this mail.\n"))
         run.answers.append(f"A code was mailed to {value.lower()}. Send 'confirm CODE' from this address "
@@ -255,7 +265,7 @@ def _confirm(run, player, args):
     del entry["pending_address"]
     for address in (old, new):
         run.mails.append(compose(run.cfg, address, f"game {run.name}: your address was changed",
-                                 f"The mail of game {run.name} for {player} now goes to {new} (before: {old}).\n"
+                                 f"The mail of game {run.name} for {player} now goes to {new} (before: {old}). "
                                  "Write your orders from the new address.\n"))
 
 

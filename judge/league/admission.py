@@ -20,11 +20,12 @@ def check(source, players: list[str], minimum: float, aliases: dict | None = Non
         row = rows.get(names(player).lower())
         share = row.conduct.reliability if row else None
         if share is None:
-            unknown.append(f"{player} has no finished game on record yet: admitted")
+            unknown.append(f"{player} has no finished game {'with deadlines ' if row else ''}on record yet: admitted")
         elif share < minimum:
             c = row.conduct
-            short.append(f"{player}: {100 * share:.1f}% ({c.on_time} of {c.orders} orders on time, "
-                         f"{c.missed} deadlines missed, {c.resigned} resignations)")
+            short.append(f"{player}: {100 * share:.1f}% ({c.on_time} of {c.timed} order{'s' if c.timed != 1 else ''} "
+                         f"on time, {c.missed} deadline{'s' if c.missed != 1 else ''} missed, {c.resigned} "
+                         f"resignation{'s' if c.resigned != 1 else ''})")
     if short:
         raise UsageError(f"nothing was created: this game asks a reliability of at least {100 * minimum:.0f}% "
                          f"(docs/league.md), and {len(short)} player{'s fall' if len(short) > 1 else ' falls'} "

@@ -31,4 +31,4 @@ def page(sections: list[Section], title: str = "League") -> str:
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{escape(title)}</title></head>\n'
             f"<body>\n<h1>{escape(title)}</h1>\n{fragment(sections)}"
             "<p>rating: skill − 3 sigma (Plackett–Luce); on time: orders given before their deadline, of those "
-            "awaited.</p>\n</body>\n</html>\n")
+            "awaited under one.</p>\n</body>\n</html>\n")

@@ -34,6 +34,7 @@ class Finished:
     orders: list[tuple[int, str]]  # (move, seat) of every order given for a seat
     missed: list[tuple[int, str, str]] = field(default_factory=list)  # (move, seat, player) standing missed deadlines
     resigned: list[tuple[int, str, str]] = field(default_factory=list)  # (move, seat, player)
+    deadlines: bool | None = None  # whether it had deadlines (None: its record, older, does not say)
 
     def holder(self, seat: str, move: int) -> str:
         """Who played `seat` at `move`."""
@@ -107,7 +108,8 @@ def from_data(data: dict) -> Finished:
                         {str(s): [(int(m), str(p)) for m, p in spans] for s, spans in data["spans"].items()},
                         [(int(m), str(s)) for m, s in data["orders"]],
                         [(int(m), str(s), str(p)) for m, s, p in data["missed"]],
-                        [(int(m), str(s), str(p)) for m, s, p in data["resigned"]])
+                        [(int(m), str(s), str(p)) for m, s, p in data["resigned"]],
+                        None if data.get("deadlines") is None else bool(data["deadlines"]))
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise GameFileError(f"not a finished game's league data ({type(e).__name__} {e})") from None
 
@@ -149,11 +151,13 @@ def of_game(game, name: str, facts, where: str) -> Finished:
     ranks = {row["player"]: row["rank"] for row in game.ruleset.standings(game.state)}
     if not isinstance(facts, dict):
         raise GameFileError(f"{where}: [league] must be a table")
-    ended = facts.get("ended", "")
+    ended, timed = facts.get("ended", ""), facts.get("deadlines")
     if not isinstance(ended, str):
         raise GameFileError(f"{where}: [league] ended must be a date and time")
+    if timed is not None and not isinstance(timed, bool):
+        raise GameFileError(f"{where}: [league] deadlines must be true or false")
     out = Finished(game.ruleset.name, name, ended, game.state.get("ended") == "agreement",
-                   ranks, _spans(game.players, game.corrections, where), _orders(game))
+                   ranks, _spans(game.players, game.corrections, where), _orders(game), deadlines=timed)
     for fact in _facts(facts.get("facts", []), game.players, where):
         if fact["kind"] == "missed" and not _undone(fact, game.corrections):
             out.missed.append((fact["move"], fact["seat"], fact["player"]))

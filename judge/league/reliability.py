@@ -1,10 +1,13 @@
 """How each player of a finished game kept to it, from its public record (docs/league.md):
 
 - orders: the orders awaited from them, every order logged for a seat while they held it;
+- timed: those awaited under a deadline (every order of a game with deadlines, and of a game
+  whose record is too old to say);
 - missed: deadlines they missed (the judge gave an order for them: `judge tick`'s notices;
   one undone by a later rollback over its move no longer counts);
-- unanswered: orders of their seat given by the judge's bot after they resigned;
-- on time = orders - missed - unanswered, and reliability = on time / orders;
+- unanswered: orders of their seat given by the judge's bot after they resigned, under a deadline;
+- on time = timed - missed - unanswered, and reliability = on time / timed (None: no
+  order was awaited under a deadline, shown "no deadlines");
 - resigned: games they resigned from; abandoned: seats they left before the end, handed on
   to another player by the game master without resigning."""
 from __future__ import annotations
@@ -17,6 +20,7 @@ from judge.league.records import UNNAMED, Finished
 @dataclass
 class Conduct:
     orders: int = 0
+    timed: int = 0
     missed: int = 0
     unanswered: int = 0
     resigned: int = 0
@@ -24,12 +28,12 @@ class Conduct:
 
     @property
     def on_time(self) -> int:
-        return max(self.orders - self.missed - self.unanswered, 0)
+        return max(self.timed - self.missed - self.unanswered, 0)
 
     @property
     def reliability(self) -> float | None:
-        """The share of awaited orders given before their deadline (None: none awaited yet)."""
-        return self.on_time / self.orders if self.orders else None
+        """The share of the orders awaited under a deadline given before it (None: none such)."""
+        return self.on_time / self.timed if self.timed else None
 
     def add(self, other: "Conduct") -> None:
         for f in fields(self):
@@ -49,8 +53,11 @@ def of_game(game: Finished, name=lambda player: player) -> dict[str, Conduct]:
     gone = {(seat, player): move for move, seat, player in game.resigned}
     for move, seat in game.orders:
         player = game.holder(seat, move)
-        if (c := of(player)) is not None:
-            c.orders += 1
+        if (c := of(player)) is None:
+            continue
+        c.orders += 1
+        if game.deadlines is not False:  # (None: a record too old to say; counted as before)
+            c.timed += 1
             if (seat, player) in gone and move >= gone[(seat, player)]:
                 c.unanswered += 1
     for _, _, player in game.missed:

@@ -37,7 +37,9 @@ class Section:
     @property
     def span(self) -> str:
         ends = [g.ended[:10] for g in self.games if g.ended]
-        return f", ended {ends[0]} to {ends[-1]}" if ends else ""
+        undated = len(self.games) - len(ends)
+        return (f", ended {ends[0]}" + (f" to {ends[-1]}" if ends[-1] != ends[0] else "") if ends else "") + \
+            (f"{';' if ends else ','} {undated} without an end date" if undated else "")
 
 
 class Names:
@@ -117,11 +119,12 @@ def league(games: list[Finished], aliases: dict | None = None, ruleset: str | No
 
 # ---- output ---------------------------------------------------------------------------------
 def share(c: Conduct) -> str:
-    return "-" if c.reliability is None else f"{100 * c.reliability:.1f}%"
+    """On time: the share, "no deadlines" when none of their orders had one, "-" for no order."""
+    return f"{100 * c.reliability:.1f}%" if c.reliability is not None else "no deadlines" if c.orders else "-"
 
 
 HEADER = (f"  {'#':>3}  {'player':<20} {'rating':>7}  {'skill ± sigma':>14}  {'games':>5} {'wins':>4}  "
-          f"{'on time':>7} {'missed':>6} {'resigned':>8} {'abandoned':>9}")
+          f"{'on time':>12} {'missed':>6} {'resigned':>8} {'abandoned':>9}")
 
 
 def text(sections: list[Section]) -> str:
@@ -136,10 +139,10 @@ def text(sections: list[Section]) -> str:
         for i, r in enumerate(s.rows, 1):
             c = r.conduct
             out.append(f"  {i:>3}  {r.player:<20} {r.skill.rating:>7.2f}  {r.skill.mu:>6.2f} ± {r.skill.sigma:<5.2f}  "
-                       f"{r.games:>5} {r.wins:>4}  {share(c):>7} {c.missed:>6} {c.resigned:>8} {c.abandoned:>9}")
+                       f"{r.games:>5} {r.wins:>4}  {share(c):>12} {c.missed:>6} {c.resigned:>8} {c.abandoned:>9}")
         out.append("")
     out.append("rating: skill - 3 sigma (Plackett-Luce); on time: orders given before their deadline, of those "
-               "awaited (docs/league.md)")
+               "awaited under one (docs/league.md)")
     return "\n".join(out) + "\n"
 
 
@@ -147,8 +150,8 @@ def figures(rank: int, r: Row) -> dict:
     c = r.conduct
     return {"rank": rank, "player": r.player, "rating": round(r.skill.rating, 4), "mu": round(r.skill.mu, 4),
             "sigma": round(r.skill.sigma, 4), "games": r.games, "wins": r.wins, "orders": c.orders,
-            "on_time": c.on_time, "reliability": None if c.reliability is None else round(c.reliability, 4),
-            "missed": c.missed, "resigned": c.resigned, "abandoned": c.abandoned}
+            "timed": c.timed, "on_time": c.on_time,
+            "reliability": None if c.reliability is None else round(c.reliability, 4), "missed": c.missed, "resigned": c.resigned, "abandoned": c.abandoned}
 
 
 def as_json(sections: list[Section]) -> str:
@@ -176,4 +179,10 @@ def from_source(source, aliases: dict | None = None, ruleset: str | None = None,
     from judge.league.records import gather
 
     games, warnings = gather(source)
+    if since:  # never silently: the games --since cannot place
+        undated = [f"{g.ruleset}/{g.game}" for g in games if not g.ended and (ruleset is None or g.ruleset == ruleset)]
+        if undated:
+            warnings.append(f"--since left out {len(undated)} finished game{'s' if len(undated) != 1 else ''} whose "
+                            "record does not say when it ended (ended under a judge that did not keep the date): "
+                            + ", ".join(undated[:10]) + (f" and {len(undated) - 10} more" if len(undated) > 10 else ""))
     return league(games, aliases, ruleset, since), warnings

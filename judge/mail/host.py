@@ -1,30 +1,81 @@
 """Problems of the judge's host, kept from players: a configuration the judge cannot read, a
-game directory or file it cannot read or write, a command run as the wrong user.
+game directory or file it cannot read or write (a full disk, a read-only file system, a
+wrong owner or mode, a directory gone), a command run as the wrong user.
 
 `judge mail` runs behind an MTA, which passes what it prints on to the sender in a bounce. So
 a host problem there exits 75 (EX_TEMPFAIL: the MTA keeps the message and tries again), prints
 one line without paths, writes the detail to the judge's log and tells the game master by
-mail (at most once an hour). The judge's log is `mail.log` in the games directory, or
+mail, naming the likely cause (at most once an hour for each cause). `judge tick`, run by
+cron for the game master, prints one line naming the cause and exits 75 as well.
+
+The note to the game master is sent at once, straight to the SMTP server (or the [maildir]
+way out): the outbox lives in the games directory, which may be the very thing that is
+broken. Only when it cannot go out now is it put in the outbox; when neither works, nothing
+records that it was told, so the next run tries again. The hour is counted by a file for each
+cause in the judge user's home directory (or, when that cannot be written, in the system's
+temporary directory). The judge's log is `mail.log` in the games directory, or
 `judge-errors.log` in the judge user's home directory when that cannot be written (or the
 configuration cannot be read).
 """
 from __future__ import annotations
 
+import errno
 import os
 import pwd
+import tempfile
 import time
 import traceback
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judge.engine.errors import HostError, JudgeError, UsageError
+from judge.engine.errors import HostError, JudgeError, MailError, UsageError
 from judge.mail.journal import record
-from judge.engine.errors import MailError
-from judge.mail.outbox import compose, open_outbox
+from judge.mail.outbox import TryLater, Undeliverable, compose, open_outbox
 
-TELL_EVERY = 3600  # seconds between two mails to the game master about host problems
-PUBLIC = "a problem on the judge's host; the message is kept and tried again later"
+TELL_EVERY = 3600  # seconds between two mails to the game master about the same cause
+PUBLIC = "a problem on the judge's host; the message is kept and tried later"
+# The likely cause of a host problem: (the key of its hour's stamp, what the one line and the
+# note name it, what the game master may do).
+CAUSES = {
+    "no-space": ("no space left on the disk", "The disk (or the judge user's quota) is full: free some space."),
+    "read-only": ("a read-only file system", "The file system is read-only: mount it read-write (a disk error "
+                  "makes Linux do that: look at the system's log first)."),
+    "permission": ("a wrong owner or mode", "The judge's user may not read or write a file or directory there: a "
+                   "wrong owner or mode (a file made by root?). Every judge command must run as the owner of the "
+                   "games directory."),
+    "missing": ("a file or directory gone", "A file or directory the judge needs is missing (the games directory "
+                "itself?)."),
+    "wrong-user": ("the wrong user", "A judge command ran as another user than the owner of the games directory: "
+                   "run it as that user (the MTA's command too: a ~/.procmailrc of the judge's user)."),
+    "configuration": ("judge.toml unreadable", "The configuration judge.toml cannot be read or is not valid."),
+    "other": ("an unexpected error", "An unexpected error: the judge's log has its traceback."),
+}
+DIRECTORY_CAUSES = ("no-space", "read-only", "permission")  # a games directory no message can be saved in
+_ERRNOS = {errno.ENOSPC: "no-space", errno.EDQUOT: "no-space", errno.EROFS: "read-only", errno.EACCES: "permission",
+           errno.EPERM: "permission", errno.ENOENT: "missing"}
+
+
+def cause_of(error: BaseException) -> str:
+    """The key in CAUSES of what most likely made `error`: the errno of an OSError it came
+    from, else the words of its text (a GameFileError keeps only the system's words)."""
+    seen, e = set(), error
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno in _ERRNOS:
+            return _ERRNOS[e.errno]
+        e = e.__cause__ or e.__context__
+    text = str(error)
+    for code, key in _ERRNOS.items():
+        if os.strerror(code) in text:
+            return key
+    if "no permission" in text:
+        return "permission"
+    if "belongs to the user" in text:
+        return "wrong-user"
+    if "configuration" in text:
+        return "configuration"
+    return "other"
 
 
 def user_name(uid: int) -> str:
@@ -77,53 +128,105 @@ def write_log(cfg, detail: str) -> None:
             continue
 
 
-def tell_gm(cfg, detail: str) -> None:
-    """Mail the game master, unless told in the last hour (the MTA retries often)."""
-    stamp = Path.home() / ".judge-host-problem"
-    try:
-        if time.time() - stamp.stat().st_mtime < TELL_EVERY:
-            return
-    except OSError:
-        pass
-    body = ("The judge could not handle an incoming mail because of a problem on its host:\n\n"
-            f"  {detail}\n\nThe mail is kept by the MTA and tried again; nothing was changed. Fix the\n"
-            "problem (every judge command must run as the owner of the games directory); the\n"
-            f"judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details.\n")
+def tell_gm(cfg, detail: str, cause: str = "other") -> bool:
+    """Mail the game master about a host problem and its likely `cause` (a key of CAUSES),
+    unless told of that cause in the last hour (the MTA retries often). Whether the note went
+    out or waits in the outbox (False: the next run tries again)."""
+    if _told_lately(cause):
+        return True
+    name, advice = CAUSES[cause]
+    body = (f"The judge could not do its work because of a problem on its host: {name}.\n\n"
+            f"  {detail}\n\n{advice} Nothing was changed by the work that failed: an incoming message is "
+            "kept by the MTA and tried again, and judge tick does its work at its next run once the "
+            f"problem is mended. The judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details. "
+            "You are told of this cause at most once an hour.\n")
+    note = compose(cfg, cfg.gm, f"judge: a problem on the judge's host ({name})", body)
     box = open_outbox(cfg)
     try:
-        box.put(compose(cfg, cfg.gm, "judge: a problem on the judge's host", body))
-        stamp.touch()  # queued: it goes out with the outbox, so the next hour's retries add none
-        box.flush()
-    except (MailError, OSError):
-        pass
+        try:
+            box.transport.send(bytes(note))  # at once: the outbox may be what is broken
+        except (TryLater, Undeliverable, OSError):
+            box.put(note)  # the server is down too: the outbox, when it can be written
+            try:
+                box.flush()
+            except MailError:
+                pass
+    except (OSError, MailError):
+        return False
     finally:
         box.close()
+    _stamp(cause)
+    return True
+
+
+def _stamps(cause: str) -> list[Path]:
+    return [Path.home() / f".judge-host-problem.{cause}",
+            Path(tempfile.gettempdir()) / f"judge-host-problem.{os.geteuid()}.{cause}"]
+
+
+def _told_lately(cause: str) -> bool:
+    for path in _stamps(cause):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        if st.st_uid == os.geteuid() and time.time() - st.st_mtime < TELL_EVERY:
+            return True
+    return False
+
+
+def _stamp(cause: str) -> None:
+    """Count the hour from now: a file's time (which even a full disk lets the judge set on a
+    file that exists), in the home directory, else in the temporary one."""
+    for path in _stamps(cause):
+        try:
+            if path.exists() and path.stat().st_uid != os.geteuid():
+                continue  # (not the judge's: another user's file in /tmp tells nothing)
+            path.touch(mode=0o600)
+            os.utime(path)
+            return
+        except OSError:
+            continue
 
 
 @contextmanager
-def guarded(load_config):
-    """Run `judge mail`'s work: `load_config()` gives the configuration; any problem that is not
-    the message's (the configuration, files, permissions, the user) becomes a HostError with a
-    public text, its detail logged and the game master told. Yields the configuration."""
+def guarded(load_config, command: str = "mail"):
+    """Run `judge mail`'s or `judge tick`'s work: `load_config()` gives the configuration; any
+    problem that is not the message's (the configuration, files, permissions, the user, the
+    games directory gone) becomes a HostError with one line (for `judge mail` without paths:
+    the MTA may quote it to a player), its detail logged and the game master told. For
+    `judge tick` a configuration it cannot load or a wrong user stays the usage error it is
+    (the command is wrong, not the host). Yields the configuration."""
     cfg = None
     try:
         cfg = load_config()
+        if not cfg.games.is_dir():
+            raise HostError(f"the games directory {cfg.games} is gone") from FileNotFoundError(
+                errno.ENOENT, os.strerror(errno.ENOENT), str(cfg.games))
         yield cfg
     except MailError:
         raise  # outgoing mail failed: already temporary, and told by the outbox
-    except (HostError, UsageError, OSError) as e:
-        _report(cfg, str(e) or repr(e))
+    except UsageError as e:
+        if command != "mail":
+            raise
+        _report(cfg, e, str(e), command)
+    except (HostError, OSError) as e:
+        _report(cfg, e, str(e) or repr(e), command)
     except JudgeError:
         raise
     except Exception as e:  # a bug or a host surprise: the traceback goes to the log, not to a player
-        _report(cfg, f"{type(e).__name__}: {e}\n" + traceback.format_exc())
+        _report(cfg, e, f"{type(e).__name__}: {e}\n" + traceback.format_exc(), command)
 
 
-def _report(cfg, detail: str) -> None:
+def _report(cfg, error: BaseException, detail: str, command: str) -> None:
+    cause = cause_of(error)
     write_log(cfg, detail)
-    if cfg is not None:
-        tell_gm(cfg, detail.splitlines()[0])
-    raise HostError(PUBLIC) from None
+    told = cfg is not None and tell_gm(cfg, detail.splitlines()[0], cause)
+    if command == "mail":
+        raise HostError(PUBLIC) from None
+    # (one line of at most 78 columns: cron mails it to the game master at every run)
+    raise HostError(f"host problem ({CAUSES[cause][0]}): " + ("the game master is told" if told
+                                                             else "game master not told yet")) from None
 
 
 def check_game_user(game_file: Path) -> None:

@@ -16,7 +16,7 @@ import hashlib
 import re
 from datetime import datetime, timedelta, timezone
 
-from judge.engine.errors import GameFileError
+from judge.engine.errors import GameFileError, JudgeError
 from judge.mail.journal import iso
 from judge.mail.passwords import check_password, hash_password, new_password
 from judge.engine.report import WIDTH, render
@@ -155,10 +155,22 @@ class MailGame:
         return player, "", ""
 
     def named(self, name: str) -> str:
-        """The player (or GM) a 'player' line names, in any case; "" for nobody of this game."""
-        if name.lower() == GM:
-            return GM
-        return next((p for p in self.game.players if p.lower() == name.lower()), "")
+        """The player (or GM) a 'player' line names, in any case; "" for nobody of this game. A
+        seat handed on answers to its new player's name too, as in the shell (Game.player_name)."""
+        try:
+            return self.game.player_name(name)
+        except JudgeError:
+            return ""
+
+    def writes_as(self, who: str) -> str:
+        """The name `who` (a seat, or GM) writes on the 'player' line: the new player's own name
+        for a seat handed to a named player, else the seat's ("gm" for the game master)."""
+        if who == GM:
+            return "gm"
+        from judge.record.corrections import UNNAMED, holder
+
+        playing = holder(self.game, who)
+        return playing if playing != UNNAMED else who
 
     def from_registered(self, cfg, who: str, sender: str) -> bool:
         """Whether `sender` is the registered address of `who` (a player or GM)."""
@@ -193,11 +205,11 @@ class MailGame:
         if not self.m["deadline"]:
             return "No deadline." if not self.game.is_over() else "The game is over."
         grace = self.m["grace_hours"]
-        extra = f" (and {grace} hours' grace after it)" if grace else ""
+        extra = f" (and {grace} hour{'s' if grace != 1 else ''}' grace after it)" if grace else ""
         entry = self.m["players"].get(who, {}) if who else {}
         deadline = parse_time(self.m["deadline"])
         when = settings.in_zone(deadline, entry.get("zone"))
-        away = (f"\nYou are away until {entry['away_until']}: the judge waits for you until then."
+        away = (f" You are away until {entry['away_until']}: the judge waits for you until then."
                 if entry.get("away_until", "") >= deadline.date().isoformat() else "")
         return f"Deadline for move {self.game.move}: {when}{extra}.{away}"
 
@@ -229,7 +241,7 @@ class MailGame:
             if entry is not None and not notices and entry.get("mail") == "turn" and who not in awaited \
                     and not self.game.is_over():
                 continue  # only when awaited: the next report catches up
-            body = "".join(f"{n}\n" for n in notices) + ("\n" if notices else "")
+            body = "".join(f"{n}\n\n" for n in notices)  # (each notice a paragraph of its own)
             if changed:
                 if entry is not None:
                     body += settings.catch_up(self.game, who, entry.get("last_report", 1))
@@ -246,14 +258,14 @@ class MailGame:
         """The deadline and how to answer; `view` is `who`'s view when the caller has it."""
         text = self.deadline_text(who) + "\n"
         if who is not None:
-            name = "gm" if who == GM else who
+            name = self.writes_as(who)
             orders = (view if view is not None else self.game.view(who)).get("orders") or []
             fits = [o for o in orders if len(f"  #{self.game.move} {o}") <= WIDTH]  # a line to copy: never wrapped
             example = f"#{self.game.move} {fits[0]}" if fits else "#MOVE ORDER"
-            text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject)\n"
+            text += (f"\nTo give orders, reply to this mail (keep 'game {self.name}' in the subject) "
                      f"or write to {cfg.address}. A good order message, whole:\n\n"
                      f"  game {self.name}\n  player {name} YOUR-PASSWORD\n  {example}\n  end\n\n"
-                     "One order a line, above anything else you write. The judge reads no further\n"
+                     "One order a line, above anything else you write. The judge reads no further "
                      "than 'end', a quote (>), \"On ... wrote:\", a signature (-- ) or a closing.\n")
         return text
 
@@ -262,17 +274,25 @@ class MailGame:
         out = [self.welcome(cfg, p, passwords[p]) for p in self.game.players]
         rs = self.game.ruleset
         for address in self.m["observers"]:
-            body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
-                    f"You watch it: you get the public report after every change.\nThe players are "
-                    f"{', '.join(self.game.players)}.\n\n" + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
+            body = (f"Welcome to game {self.name}, {rs.title}, played by mail. You watch it: you get the "
+                    f"public report after every change. The players are {', '.join(self.game.players)}.\n\n"
+                    + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
             out.append(compose(cfg, address, f"game {self.name}: welcome, observer", body))
         return out
 
     def welcome(self, cfg, player: str, password: str):
+        """The welcome of `player`'s seat: at the start, or to a new player the seat is handed to
+        (who is told the name to write on the 'player' line)."""
         rs = self.game.ruleset
-        body = (f"Welcome to game {self.name}, {rs.title}, played by mail.\n"
-                f"You play {player}; the players are {', '.join(self.game.players)}.\n\n"
-                f"Your password: {password}\n"
+        name = self.writes_as(player)
+        if name == player:
+            you = f"You play {player}; the players are {', '.join(self.game.players)}."
+        else:
+            you = (f"You take over the seat {player} from move {self.game.move}; the seats are "
+                   f"{', '.join(self.game.players)}. Your reports are those of {player}; in your orders, "
+                   f"write your own name: player {name} YOUR-PASSWORD (the seat's name, {player}, works too).")
+        body = (f"Welcome to game {self.name}, {rs.title}, played by mail. {you}\n\n"
+                f"Your password: {password}\n\n"
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
                 + render(self.game.view(player)) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)

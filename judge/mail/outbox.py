@@ -16,18 +16,26 @@ game's change (an answer, a note) is written as .part and renamed: never sent ha
 Temporary failures (connection refused, 4xx, a login refused) keep the mail for the next run
 and make the command exit 75 (EX_TEMPFAIL); a permanent refusal of one mail (5xx for its
 recipient or content) drops that mail, logs it in mail.log and tells the game master.
+
+A mail put with a key (the answer to a message, the alert to a password's owner) is written
+once: while it waits in the outbox, and for KEEP_SENT_DAYS after the server took it (a file
+named by the key under .mail/sent/DAY/, written before the outbox's file is deleted), putting
+it again writes nothing and says what became of the first. A run killed between the server's
+"250 OK" and that file sends it twice rather than never.
 """
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import smtplib
 import socket
 import ssl
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
@@ -37,6 +45,8 @@ from judge.mail.journal import general_log, record
 from judge.mail.addresses import clean
 
 SPOOL = ".mail/outbox"  # in the games directory
+SENT = ".mail/sent"  # in the games directory: which keyed mails the server took, by day
+KEEP_SENT_DAYS = 14  # longer than any MTA keeps a message to deliver it again (Postfix: 5 days)
 PART_KEPT = 3600  # seconds: a mail still being written is written in far less
 
 
@@ -75,12 +85,18 @@ def compose(cfg, to: str, subject: str, body: str, reply_to_id: str = "") -> Ema
 
 
 def write_synced(path: Path, data: bytes) -> None:
+    """A new file of `data`, synced; on a failure (a full disk) none is left behind."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
         os.fsync(fd)
-    finally:
+    except OSError:
         os.close(fd)
+        os.unlink(path)
+        raise
+    os.close(fd)
 
 
 def _make_ready(pending: Path) -> None:
@@ -100,6 +116,22 @@ def _pending(folder: Path) -> list[tuple[Path, str, int]]:
     return out
 
 
+def _recipient(data: bytes) -> str:
+    """The address a mail of the outbox goes to (the judge writes one a mail)."""
+    head = BytesHeaderParser(policy=policy.default).parsebytes(data)
+    return str(head["To"] or "").lower()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # (another user's process)
+        return True
+    return True
+
+
 def _stamp() -> str:
     """A file name's start that sorts in the order of writing."""
     return f"{time.time_ns():020d}"
@@ -114,22 +146,99 @@ class Outbox:
         self.down = ""  # this run's temporary failure: no more tries until the next run
         self._count = 0
 
-    def _name(self, tag: str) -> str:
+    def _name(self, tag: str, stamp: str = "") -> str:
         self._count += 1
-        return f"{_stamp()}.{tag}.{os.getpid()}-{self._count}"
+        return f"{stamp or _stamp()}.{tag}.{os.getpid()}-{self._count}"
 
     def _ready_dir(self) -> Path:
         self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         return self.dir
 
     # ---- into the outbox -------------------------------------------------------------
-    def put(self, msg: EmailMessage, key: str = "") -> None:
-        """A mail that belongs to no game's change (a reply, a note): ready at once. With a
-        `key`, a mail with the same key still waiting is not written a second time."""
+    def put(self, msg: EmailMessage, key: str = "", place: Path | None = None) -> str:
+        """A mail that belongs to no game's change (a reply, a note): ready at once, or at the
+        `place` kept for it (`keep_place`). Returns "queued"; with a `key` whose mail was put
+        before, nothing is written and the answer says what became of that one: "waits in the
+        outbox", or "went out at TIME" (see `known`)."""
         folder = self._ready_dir()
-        if key and any(folder.glob(f"*.reply-{key}.*.eml")):
+        stamp = place.name.split(".")[0] if place is not None else ""
+        try:
+            if not key:
+                self._write(folder / (self._name("mail", stamp) + ".eml"), msg)
+                return "queued"
+            fd = os.open(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # two deliveries of one message at once: one answer
+                known = self.known(key)
+                if not known:
+                    self._write(folder / (self._name(f"reply-{key}", stamp) + ".eml"), msg)
+            finally:
+                os.close(fd)
+            return known or "queued"
+        finally:
+            self.free_place(place)
+
+    def keep_place(self, to: str) -> Path:
+        """A place in the outbox's order for a mail to `to` that is written later: a message's
+        answer, which is whole only once every game of the message was changed. Until it is
+        filled (`put(..., place=)`) or freed, no mail to `to` written after it is sent, so that
+        the answer, and the report it may hold, never comes after the next change's report.
+        The place of a run that died is freed by the next flush."""
+        path = self._ready_dir() / (self._name("place") + ".place")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, to.lower().encode("utf-8"))  # (not synced: after a crash its run is gone)
+        except OSError:
+            path.unlink(missing_ok=True)  # (a full disk: no empty file left behind)
+            raise
+        finally:
+            os.close(fd)
+        return path
+
+    def free_place(self, place: Path | None) -> None:
+        if place is not None:
+            place.unlink(missing_ok=True)
+
+    def known(self, key: str) -> str:
+        """What became of the mail put with `key`: "waits in the outbox", "went out at TIME"
+        (the server took it), "was refused for good at TIME", or "" when none was put (or it
+        went out more than KEEP_SENT_DAYS ago). A flush records a mail as sent before it
+        deletes its file, so that one of the two is always found."""
+        if self.dir.is_dir() and any(self.dir.glob(f"*.reply-{key}.*.eml")):
+            return "waits in the outbox"
+        today = datetime.now(timezone.utc).date()
+        for back in range(KEEP_SENT_DAYS + 1):
+            try:
+                return (self.cfg.games / SENT / (today - timedelta(days=back)).isoformat() / key).read_text("utf-8")
+            except (OSError, UnicodeError):
+                continue
+        return ""
+
+    def _mark_sent(self, name: str, what: str) -> None:
+        """Record that the keyed mail of the outbox file `name` went out (or was refused)."""
+        tag = name.split(".")[1]
+        if not tag.startswith("reply-"):
             return
-        path = folder / (self._name(f"reply-{key}" if key else "mail") + ".eml")
+        now = datetime.now(timezone.utc)
+        folder = self.cfg.games / SENT / now.date().isoformat()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            write_synced(folder / tag[len("reply-"):], f"{what} {now.strftime('%Y-%m-%d %H:%M:%S UTC')}".encode())
+        except FileExistsError:  # sent twice: a run was killed between the send and this record
+            return
+        gamefile.sync_directory_of(folder / tag)
+
+    def _forget_sent(self) -> None:
+        """The records of sent mails older than KEEP_SENT_DAYS (whole days at a time)."""
+        folder = self.cfg.games / SENT
+        if not folder.is_dir():
+            return
+        oldest = (datetime.now(timezone.utc).date() - timedelta(days=KEEP_SENT_DAYS)).isoformat()
+        for day in os.listdir(folder):
+            if day < oldest:
+                shutil.rmtree(folder / day, ignore_errors=True)
+
+    def _write(self, path: Path, msg: EmailMessage) -> None:
         part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
         write_synced(part, bytes(msg))
         os.rename(part, path)
@@ -157,9 +266,14 @@ class Outbox:
                 old.unlink(missing_ok=True)
         stamp = _stamp()
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
-        for path, mail in zip(pending, mails):
-            write_synced(path, bytes(mail))
-        gamefile.sync_directory_of(pending[0])
+        try:
+            for path, mail in zip(pending, mails):
+                write_synced(path, bytes(mail))
+            gamefile.sync_directory_of(pending[0])
+        except OSError:  # a full disk: nothing of the change is left behind
+            for path in pending:
+                path.unlink(missing_ok=True)
+            raise
         try:
             write()
         except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
@@ -182,6 +296,7 @@ class Outbox:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)  # one sender at a time: nothing goes out twice
             self._recover()
+            self._forget_sent()
             for _ in range(2):  # a second round for the game master's notes of the first
                 if not self._send_ready():
                     break
@@ -191,9 +306,15 @@ class Outbox:
             raise MailError(self.down)
 
     def _send_ready(self) -> bool:
-        """One pass over the ready mails; whether a note to the game master was added."""
-        noted = False
+        """One pass over the ready mails in the order they were written; whether a note to the
+        game master was added. A recipient's mails go out in that order, or wait: after a mail
+        refused for now (4xx), and after a place kept for a mail not yet written (`keep_place`),
+        that recipient's later mails wait for a later pass."""
+        noted, held = False, set()
         for name in sorted(os.listdir(self.dir)):
+            if name.endswith(".place"):
+                held |= self._kept_for(name)
+                continue
             if not name.endswith(".eml"):
                 continue
             path = self.dir / name
@@ -201,17 +322,36 @@ class Outbox:
                 data = path.read_bytes()
             except FileNotFoundError:
                 continue
+            to = _recipient(data)
+            if to in held:
+                continue
             try:
                 self.transport.send(data)
+                self._mark_sent(name, "went out at")
             except TryLater as e:
                 self.down = f"cannot send mail through {self.transport.where}: {e}; it waits in the outbox"
                 if e.whole:
                     break
+                held.add(to)
                 continue
             except Undeliverable as e:
+                self._mark_sent(name, "was refused for good at")
                 noted |= self._undeliverable(data, str(e))
             path.unlink(missing_ok=True)
         return noted
+
+    def _kept_for(self, name: str) -> set[str]:
+        """The recipient of a place kept by a run that still works on it; the place of a run
+        that died (or older than PART_KEPT) is freed."""
+        path = self.dir / name
+        try:
+            pid = int(name.split(".")[2].split("-")[0])
+            if time.time() - os.stat(path).st_mtime < PART_KEPT and _alive(pid):
+                return {path.read_text("utf-8")}
+        except (OSError, ValueError, IndexError, UnicodeError):
+            pass
+        path.unlink(missing_ok=True)
+        return set()
 
     def _undeliverable(self, data: bytes, why: str) -> bool:
         mail = message_from_bytes(data, policy=policy.default)
@@ -221,7 +361,7 @@ class Outbox:
             return False  # never a note about a note
         body = (f"The judge could not deliver a mail: the server refused it for good.\n\n"
                 f"  To: {to}\n  Subject: {subject}\n  Refusal: {why}\n\n"
-                "If a player's address is wrong, 'replace PLAYER NEW_ADDRESS' gives the seat a new\n"
+                "If a player's address is wrong, 'replace PLAYER NEW_ADDRESS' gives the seat a new "
                 "address and password (and mails them the welcome again).\n")
         self.put(compose(self.cfg, self.cfg.gm, "judge: a mail could not be delivered", body))
         return True

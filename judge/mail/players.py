@@ -19,6 +19,7 @@ from judge.engine.ruleset import GM
 # line of them needs is imported where it is needed)
 
 MAX_PRESS = 2000  # characters of one press line
+MAX_WAITING = 500  # press lines to one player or anonymous waiting to be sent in a game
 KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
 VERBS = ("resign", "propose", "agree", "press")
 
@@ -102,51 +103,73 @@ def press(game, m: dict | None, player: str, args: list[str], hide=lambda text: 
         raise JudgeError("press goes to all or to one of the others")
     if to != "all" and m is None:
         raise JudgeError("press to one player is a mail, and this game has no mail: write press all TEXT")
+    if m is not None and (anon or to != "all") and len(m.get("press_pending", [])) >= MAX_WAITING:
+        raise JudgeError(f"{MAX_WAITING} press lines wait to be sent in this game; send yours after the "
+                         "next judge tick")
     return Press(to, anon, text)
 
 
 def send_press(game, m: dict | None, player: str, said: Press) -> str | None:
-    """What a checked press line does: anonymous press waits in [meta.mail] press_pending, to be
-    sent as a change of its own (judge/gateway/selfservice.py deliver_anonymous_press); press to
-    all is kept for the public record and returned as the notice all are told; press to one
-    player returns None (the caller mails it: `private_press`)."""
+    """What a checked press line does: press to all is kept for the public record and returned
+    as the notice all are told (with the change's reports); press to one player and anonymous
+    press wait in [meta.mail] press_pending, to be sent in one mail per recipient, apart from
+    the change (judge/gateway/selfservice.py deliver_press): press to one player once the
+    message (or the shell's command) is done, anonymous press with the next judge tick."""
     if said.anonymous:
         m.setdefault("press_pending", []).append({"to": said.to, "text": said.text})
         return None
     if said.to == "all":
         keep_press(game, player, said.text)
         return f"Press from {player} to all: {said.text}"
+    m.setdefault("press_pending", []).append({"from": player, "to": said.to, "text": said.text})
     return None
 
 
-def carry_out(game, m: dict | None, player: str, verb: str, args: list[str],
-              hide=lambda text: text) -> tuple[str | None, Press | None]:
+def carry_out(game, m: dict | None, player: str, verb: str, args: list[str], hide=lambda text: text) -> str | None:
     """One of these lines (`verb` one of VERBS), for the gateway and the shell alike: the notice
-    every player is told (None for press not to all), and press to one player that the caller
-    mails (`press_mail`), or None."""
+    every player is told, or None (press that waits to be sent: `send_press`)."""
     if verb == "resign":
-        return resign(game, m, player, args), None
+        return resign(game, m, player, args)
     if verb in ("propose", "agree"):
-        return vote_end(game, m, player, args, proposing=verb == "propose"), None
-    said = press(game, m, player, args, hide)
-    notice = send_press(game, m, player, said)
-    return notice, said if notice is None and not said.anonymous else None
+        return vote_end(game, m, player, args, proposing=verb == "propose")
+    return send_press(game, m, player, press(game, m, player, args, hide))
 
 
-def press_mail(cfg, name: str, address: str, sender: str, text: str):
-    """The mail of press to one player, from `sender`."""
+def press_mails(cfg, mg, entries: list[dict]) -> list:
+    """The mails of press that waited in press_pending (`entries`), one for each recipient:
+    the press named players sent them (each sender's lines together), then the anonymous press
+    to all and to them, each in alphabetical order (not in the order it was written, which
+    could tell who wrote it). Anonymous press to all goes to every player (its writer too),
+    the observers and the game master."""
     from judge.mail.outbox import compose
 
-    return compose(cfg, address, f"game {name}: press from {sender}", private_press(name, sender, text))
+    name = mg.name
+    anon_all = sorted(e["text"] for e in entries if "from" not in e and e["to"] == "all")
+    out = []
+    for address, who in [*mg.recipients(), (cfg.gm, GM)]:
+        named: dict[str, list[str]] = {}
+        for e in entries:
+            if "from" in e and e["to"] == who:
+                named.setdefault(e["from"], []).append(e["text"])
+        anon_own = sorted(e["text"] for e in entries if "from" not in e and e["to"] == who)
+        parts = [f"Press in game {name} from {sender}, to you only:\n\n" + _lines(texts)
+                 + f"\nTo answer, write 'press {sender} YOUR TEXT' in a block for game {name}.\n"
+                 for sender, texts in named.items()]
+        if anon_all:
+            parts.append(f"Press in game {name} from anonymous players, to all (in alphabetical order, "
+                         f"not in the order it was written):\n\n" + _lines(anon_all))
+        if anon_own:
+            parts.append(f"Press in game {name} from anonymous players, to you only (in alphabetical order):\n\n"
+                         + _lines(anon_own))
+        if not parts:
+            continue
+        senders = list(named) + (["anonymous players"] if anon_all or anon_own else [])
+        out.append(compose(cfg, address, f"game {name}: press from {', '.join(senders)}", "\n".join(parts)))
+    return out
 
 
-def private_press(name: str, sender: str, text: str, anonymous: bool = False) -> str:
-    """The body of press to one player."""
-    who = "an anonymous player" if anonymous else sender
-    body = f"Press in game {name} from {who}, to you only:\n\n  {text}\n"
-    if not anonymous:
-        body += f"\nTo answer, write 'press {sender} YOUR TEXT' in a block for game {name}.\n"
-    return body
+def _lines(texts: list[str]) -> str:
+    return "".join(f"  {text}\n" for text in texts)
 
 
 def keep_press(game, sender: str, text: str) -> None:

@@ -2,8 +2,8 @@
 [meta.mail] beside what earlier judges wrote (each with a default, so their files load
 unchanged): per player (players.NAME) `zone`, `mail`, `away_until`, `absences`, `missed`,
 `resigned`, `last_report`, `pending_address`; per game `press`, `away_limit`, `away_days`,
-`absent_after`, `skip_weekends`, `end_votes` and `press_pending` (anonymous press waiting to
-be sent apart from the block that sent it). The lines that change them are the
+`absent_after`, `skip_weekends`, `end_votes` and `press_pending` (press to one player or
+anonymous waiting to be sent apart from the change that gave it, one mail per recipient). The lines that change them are the
 gateway's (judge/gateway/selfservice.py); resign, the votes to end and press are also the
 shell's (both through judge/mail/players.py)."""
 from __future__ import annotations
@@ -42,8 +42,9 @@ def problems(m: dict) -> str:
         return "end_votes must be a list of players"
     pending = m.get("press_pending", [])
     if not (isinstance(pending, list) and all(isinstance(p, dict) and isinstance(p.get("text"), str)
-                                              and p.get("to") in ("all", *m["players"]) for p in pending)):
-        return "press_pending must be a list of tables of to (all or a player) and text"
+                                              and p.get("to") in ("all", *m["players"])
+                                              and ("from" not in p or p["from"] in m["players"]) for p in pending)):
+        return "press_pending must be a list of tables of to (all or a player), text and (named press) from"
     for player, entry in m["players"].items():
         for key, kind in _PLAYER_KEYS.items():
             if key in entry and type(entry[key]) is not kind:

@@ -181,10 +181,16 @@ class _repo_lock:
 
 
 def describe(old: dict | None, new: dict) -> str:
-    """The commit message: the game, the move, and what the public saw since `old`."""
+    """The commit message: the game, the move, and what the public saw since `old` (None: the
+    archive's first record of the game)."""
     head = f"{new['ruleset']}/{new['game']}: move {new['move']}"
     if old is None:
-        said = ["new game for " + ", ".join(new["players"])]
+        if new["log"] or new.get("corrections"):  # a game archived first while under way
+            said = ["first record, the game under way: " + ", ".join(_holders(new))]
+            said += [corrections.describe(c) for c in new.get("corrections", [])]
+        else:
+            said = ["new game for " + ", ".join(new["players"])]
+        old = {"log": [], "corrections": new.get("corrections", []), "complete": False, "view": {}}
     else:
         said = [corrections.describe(c) for c in new.get("corrections", [])[len(old.get("corrections", [])):]]
         added = None  # the orders added, when none was undone by a rollback
@@ -194,15 +200,40 @@ def describe(old: dict | None, new: dict) -> str:
             said += [e["text"].rstrip(".") for e in events]
             if not said:
                 said = [e.partition(" ")[2] for e in added]
-        if new["complete"] and not old["complete"]:
-            said.append("the game is over: the record is complete")
         first = int(added[0].split(" ", 1)[0]) if added else None
         if first is not None and first != new["move"]:
             head = f"{new['ruleset']}/{new['game']}: move {first}"
+    said += _told(old, new, said)
+    if new["complete"] and not old["complete"]:
+        said.append("the game is over: the record is complete")
     subject = f"{head}, " + "; ".join(said) if said else head
     if len(subject) <= MAX_SUBJECT:
         return subject
     return subject[:MAX_SUBJECT - 3] + "...\n\n" + "\n".join(said)
+
+
+def _holders(record: dict) -> list[str]:
+    """Who plays each seat now ("dave (seat bob)" for a seat handed on)."""
+    seats = record.get("seats", {})
+    return [f"{seats[p]['player']} (seat {p})" if isinstance(seats.get(p), dict) and "player" in seats[p] else p
+            for p in record["players"]]
+
+
+def _told(old: dict, new: dict, said: list[str]) -> list[str]:
+    """What else all were told since `old` that the record keeps: press to all, missed deadlines
+    and resignations (the league's facts), and, when nothing else changed (a pause, a resume,
+    a deadline set by the game master), the deadline."""
+    told = [f"press from {p.get('from', '?')}: {p.get('text', '')}"
+            for p in new.get("press", [])[len(old.get("press", [])):] if isinstance(p, dict)]
+    facts = new.get("league", {}).get("facts", [])[len(old.get("league", {}).get("facts", [])):]
+    for f in facts if isinstance(facts, list) else []:
+        if isinstance(f, dict) and f.get("kind") == "missed":
+            told.append(f"{f.get('player', f.get('seat'))} missed the deadline of move {f.get('move')}")
+        elif isinstance(f, dict) and f.get("kind") == "resigned":
+            told.append(f"{f.get('player', f.get('seat'))} resigned")
+    if not said and not told and old.get("deadline") != new.get("deadline") and not new["complete"]:
+        told.append(f"deadline {new['deadline']}" if new.get("deadline") else "no deadline now")
+    return told
 
 
 def _new_events(old: list[dict], new: list[dict]) -> list[dict]:

@@ -8,6 +8,7 @@ a secret (no order's words, no address):
 
     [meta.league]
     ended = "2026-05-09T12:00:00Z"   # stamped by the change that first finds the game over
+    deadlines = true                 # stamped with it: whether the game had deadlines
     facts = [
       { kind = "missed", seat = "bob", player = "bob", move = 12, deadline = "...", after = 0 },
       { kind = "resigned", seat = "carol", player = "dave", move = 30, after = 1 },
@@ -44,21 +45,29 @@ def resigned(game, seat: str, player: str) -> None:
 
 
 def ended(game, now) -> None:
-    """Stamp the time the game ended, the first time a change finds it over (the league takes
-    games in order of their end)."""
+    """Stamp the time the game ended, the first time a change (or `judge play --save`) finds it
+    over (the league takes games in order of their end), and whether it had deadlines (a mail
+    game's, or a deadline missed: every player was told them)."""
     kept = game.meta.setdefault(KEY, {})
     if isinstance(kept, dict) and "ended" not in kept:
         kept["ended"] = now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        mail = game.meta.get("mail")
+        kept["deadlines"] = bool(isinstance(mail, dict) and mail.get("deadline_hours")) or any(
+            isinstance(f, dict) and f.get("kind") == "missed" for f in kept.get("facts", []))
 
 
 def public(game) -> dict:
     """The record's [league] table ({} when there is nothing to show)."""
     kept = game.meta.get(KEY)
     if not isinstance(kept, dict):
-        return {}
+        kept = {}
     out = {}
     if isinstance(kept.get("ended"), str):
         out["ended"] = kept["ended"]
+    if isinstance(kept.get("deadlines"), bool):
+        out["deadlines"] = kept["deadlines"]
+    elif "mail" not in game.meta and game.is_over():  # a finished shell game stamped by no judge: none
+        out["deadlines"] = False
     if kept.get("facts"):
         out["facts"] = [dict(f) for f in kept["facts"] if isinstance(f, dict)]
     return out

@@ -8,6 +8,8 @@ it, so that the game can be shown at any move from the record alone (judge site)
     scores = [120, 96, 101]             # each seat's public score or worth at its start, in the
                                         # record's players' order ([] while none is public)
     prices = [["FTR", 100], ["SFR", 90]]  # each company's share price at its start, where public
+    board = { market = [[2, 6, "FTR"]], pool = [["FTR", 1]] }  # the public board at its start,
+                                        # only when it changed since the row before (judge/site/boards.py)
     report = ["=0 2", "+Round 2 ...", ...]  # the public report at its start, as lines changed since the previous move's
 
 Every row is made from the public view at the start of the move (`Game.view(None)`, rendered
@@ -54,15 +56,35 @@ def prices(view: dict) -> list[list]:
             and c.get("par", True)]
 
 
+def board(view: dict) -> dict:
+    """What a drawing of the board shows ({} for a ruleset without one): `depots`, who holds a
+    depot on each station space of the map ([[space, player]], mogul-board); `market`, each
+    company's token on the stock market ([[row, column, company]], in each space's order), and
+    `pool`, the shares of each company in the Pool ([[company, count]], stock-round)."""
+    out: dict = {}
+    if isinstance(view.get("map"), list):
+        held: dict = {}
+        for network in view["map"]:
+            for space in network.get("spaces", []):
+                if space.get("owner"):
+                    held.setdefault(space["code"], space["owner"])
+        out["depots"] = [[space, owner] for space, owner in held.items()]
+    if isinstance(view.get("market"), list):
+        out["market"] = [[r, c, company] for r, row in enumerate(view["market"]) for c, cell in enumerate(row)
+                         for company in cell.get("tokens", [])]
+        out["pool"] = [[c["name"], c["pool"]] for c in view.get("companies", []) if c.get("pool")]
+    return out
+
+
 def at(game: Game) -> dict:
-    """What the public saw of `game` now: its report, scores and prices."""
+    """What the public saw of `game` now: its report, scores, prices and board."""
     from judge.engine.report import render
 
     view = game.view(None)
     shown = scores(view)
     seats = [shown[p] for p in game.players if p in shown]
     return {"report": render(view), "scores": seats if len(seats) == len(game.players) else [],
-            "prices": prices(view)}
+            "prices": prices(view), "board": board(view)}
 
 
 def encode(before: list[str], after: list[str]) -> list[str]:
@@ -104,17 +126,22 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
     log = entries.public_log(game)
     kept = _reusable(game, previous)
     rows: dict[int, dict] = {}
+    drawn = None  # the board as the rows so far show it
     for row in kept:
         rows[row["move"]] = {"move": row["move"], "orders": [], "events": [], "scores": row["scores"],
                              "prices": row["prices"], "report": row["report"]}
+        if "board" in row:
+            rows[row["move"]]["board"] = drawn = row["board"]
     last = reports(kept)[-1].splitlines() if kept else []
 
     def visit(now: Game) -> None:
-        nonlocal last
+        nonlocal last, drawn
         shown = seen(now)
         lines = shown["report"].splitlines()
         rows[now.move] = {"move": now.move, "orders": [], "events": [], "scores": shown["scores"],
                           "prices": shown["prices"], "report": encode(last, lines)}
+        if shown.get("board") and shown["board"] != drawn:
+            rows[now.move]["board"] = drawn = shown["board"]
         last = lines
 
     history.each_move(game, visit, start=len(kept) + 1)

@@ -16,7 +16,7 @@ from pathlib import Path
 from judge.engine.errors import JudgeError
 from judge.site import feeds, league, pages, series, sources
 
-STATIC = ("site.css", "site.js")
+STATIC = ("site.css", "site.js", "boards.js")
 INDEX = "games.json"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from judge.engine.paths import resource
-from judge.site import charts, series
+from judge.site import boards, charts, series
 
 
 @lru_cache(maxsize=1)
@@ -86,14 +86,19 @@ def standings(record: dict) -> tuple[list[str], list[dict]]:
 def game_page(record: dict, audit: str | None) -> str:
     data = series.of(record)
     columns, final = standings(record)
+    seats, firms = charts.seats(record["players"]), charts.companies(series.company_names(record, data))
     score_title = "Each player's score or worth at the start of every move"
     price_title = "Each company's share price at the start of every move"
+    scores = {} if series.secret(record, data) else data["scores"]
     return _env().get_template("game.html.j2").render(
         r=record, s=summary(record, audit), view=record["view"], reports=reports(record), moves=move_list(record),
-        data=data, score_chart=charts.line(score_title, data["moves"], data["scores"]), score_title=score_title,
-        price_chart=charts.line(price_title, data["moves"], data["prices"]), price_title=price_title,
+        data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
+        score_note=series.note(record, data), board=boards.figure(record, seats, firms),
+        price_chart=charts.line(price_title, data["moves"], data["prices"], firms), price_title=price_title,
         columns=columns, final=final,
-        final_chart=charts.bars("Final standings", [(r["player"], r["score"]) for r in final if "score" in r]))
+        final_chart=charts.bars("Final standings", [(r["player"], f"{r['rank']}. {r['player']}", r["score"],
+                                                     seats.get(r["player"], "#777777"))
+                                                    for r in final if "score" in r]))
 
 
 def league_page(fragment: str) -> str:

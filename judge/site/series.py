@@ -32,6 +32,30 @@ def of(record: dict) -> dict:
     return {"players": players, "companies": companies, "moves": moves, "scores": scores, "prices": prices}
 
 
+def secret(record: dict, data: dict) -> bool:
+    """Whether no player's score or worth was public before the end (rumors: holdings are
+    secret until then; at the end only the final standings show it)."""
+    before = data["moves"][:-1] if record.get("game_over") else data["moves"]
+    return not any(v is not None for vs in data["scores"].values() for v in vs[:len(before)])
+
+
+def note(record: dict, data: dict) -> str:
+    """What the page says in place of the chart of scores when there is none."""
+    if not data["moves"]:
+        return "This record was written by an earlier judge and holds no moves: no charts."
+    if record.get("game_over"):
+        return "Each player's worth is secret until the end, so it has no chart: the final scores are below."
+    return "Each player's worth is secret until the end: the final scores will be shown here then."
+
+
+def company_names(record: dict, data: dict) -> list[str]:
+    """The companies in the order of the game (the public view's), then any other the prices
+    name: the order that gives each its colour on every chart and drawing of the page."""
+    shown = record.get("view", {}).get("companies")
+    names = [c.get("name") for c in shown if isinstance(c, dict)] if isinstance(shown, list) else []
+    return [n for n in names if isinstance(n, str)] + [c for c in data["companies"] if c not in names]
+
+
 def to_csv(data: dict) -> str:
     """One line a move: the move, each player's score, each company's price (empty: none public)."""
     out = io.StringIO()

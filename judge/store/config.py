@@ -12,6 +12,10 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     password = "secret"
     [maildir]                        # ... or this: outgoing mail is left in a Maildir
     path = "outbox"
+    [imap]                           # optional: `judge watch` reads incoming mail here
+    host = "imap.example.org"
+    user = "judge@example.org"
+    password_file = "imap-password"  # or password = "..." (every key: docs/mail.md)
     [archive]                        # optional: commit every game's public record here
     git = "archive"                  # a git repository (relative to this file's directory)
     site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
@@ -45,6 +49,7 @@ class Config:
     archive: Path | None = None  # a git repository for the games' public records
     site: Path | None = None  # the static site rebuilt after every archived change (judge/site)
     aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
+    imap: dict = field(default_factory=dict)  # [imap], every key given its default (imap_settings)
     where: str = "judge.toml"  # the file it was read from
 
     @property
@@ -82,7 +87,9 @@ def find(path: Path | None) -> Path:
     return path
 
 
-def load(path: Path | None) -> Config:
+def load(path: Path | None, games_exist: bool = True) -> Config:
+    """The configuration; `games_exist=False` loads one whose games directory is gone (for
+    `judge mail` and `judge tick`, which tell the game master: judge/mail/host.py)."""
     path = find(path)
     try:
         data = tomllib.loads(path.read_text("utf-8"))
@@ -93,23 +100,23 @@ def load(path: Path | None) -> Config:
     except RecursionError:
         raise UsageError(f"configuration {path} is not valid: its TOML is nested too deeply") from None
     where = f"configuration {path}"
-    mail = any(key in data for key in ("address", "gm", "smtp", "maildir"))  # else: no mail at all
+    mail = any(key in data for key in ("address", "gm", "smtp", "maildir", "imap"))  # else: no mail at all
     if not mail:
         data.setdefault("games", ".")
     for key in ("address", "gm", "games") if mail else ("games",):
         if not isinstance(data.get(key), str) or not data[key]:
             raise UsageError(f"{where} needs {key} = \"...\"")
-    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "archive", "league"}
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "imap", "archive", "league"}
     if unknown:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     if mail and ("smtp" in data) == ("maildir" in data):
         raise UsageError(f"{where} needs exactly one of [smtp] and [maildir] for outgoing mail")
-    for table in ("smtp", "maildir"):
+    for table in ("smtp", "maildir", "imap"):
         if table in data and not isinstance(data[table], dict):
             raise UsageError(f"{where}: {table} must be a table [{table}]")
     base = path.parent
     games = base / data["games"]
-    if not games.is_dir():
+    if games_exist and not games.is_dir():
         raise UsageError(f"{where}: the game directory {games} does not exist")
     smtp = data.get("smtp", {})
     if smtp:
@@ -136,7 +143,52 @@ def load(path: Path | None) -> Config:
         raise UsageError(f"{where}: [archive] site must be a folder of its own (such as \"site\" or \"archive/site\"), "
                          "not the archive or the games directory themselves")
     return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
-                  _aliases(data.get("league", {}), where), str(path))
+                  _aliases(data.get("league", {}), where), where=str(path), imap=imap_settings(data.get("imap", {}), path))
+
+
+# [imap]: each key with its type and default (None: required, or optional when "" is allowed)
+IMAP_KEYS = {"host": (str, None), "port": (int, 0), "security": (str, "tls"), "user": (str, None),
+             "password": (str, ""), "password_file": (str, ""), "folder": (str, "INBOX"), "move_to": (str, ""),
+             "quarantine": (str, "Quarantine"), "cafile": (str, ""), "poll": (int, 60), "tick": (int, 600)}
+SECURITY_PORTS = {"tls": 993, "starttls": 143, "none": 143}
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def imap_settings(table: dict, path: Path) -> dict:
+    """The [imap] table checked, with every key's default; file names made absolute (relative
+    to judge.toml's directory). {} when there is none."""
+    if not table:
+        return {}
+    where = f"configuration {path}: [imap]"
+    unknown = set(table) - set(IMAP_KEYS)
+    if unknown:
+        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    out = {}
+    for key, (kind, default) in IMAP_KEYS.items():
+        value = table.get(key, default)
+        if value is None or not isinstance(value, kind) or isinstance(value, bool) or (kind is str and key in (
+                "host", "user", "folder", "quarantine") and not value.strip()):
+            raise UsageError(f"{where} needs {key} = " + ("NUMBER" if kind is int else '"..."'))
+        out[key] = value
+    if out["security"] not in SECURITY_PORTS:
+        raise UsageError(f'{where}: security is "tls" (port 993), "starttls" (port 143) or "none", '
+                         f'not "{out["security"]}"')
+    if out["security"] == "none" and out["host"] not in LOOPBACK:
+        raise UsageError(f'{where}: security = "none" sends the password unencrypted: only for a server on this '
+                         f'host ({", ".join(LOOPBACK)}); use "tls" or "starttls" for {out["host"]}')
+    if bool(out["password"]) == bool(out["password_file"]):
+        raise UsageError(f'{where} needs password = "..." or password_file = "FILE" (one of them)')
+    if out["password"] and path.stat().st_mode & 0o077:
+        raise UsageError(f"configuration {path} holds the IMAP password but others may read it "
+                         f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
+    if not 1 <= out["poll"] <= 3600 or not 10 <= out["tick"] <= 86400:
+        raise UsageError(f"{where}: poll is 1 to 3600 seconds, tick 10 to 86400 seconds")
+    if out["move_to"] in (out["folder"], out["quarantine"]) or out["folder"] == out["quarantine"]:
+        raise UsageError(f"{where}: folder, move_to and quarantine must be three different folders")
+    out["port"] = out["port"] or SECURITY_PORTS[out["security"]]
+    for key in ("password_file", "cafile"):
+        out[key] = str(path.parent / out[key]) if out[key] else ""
+    return out
 
 
 def _aliases(league, where: str) -> dict:

@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 from judge.cli import app
 from judge.store import gamefile
 
+from mailkit import flat
+
 
 def judge(*args):
     result = CliRunner().invoke(app, [str(a) for a in args])
@@ -24,7 +26,7 @@ def test_export_refuses_to_write_over_the_game_file_itself(tmp_path):
     new(game)
     before = game.read_bytes()
     code, out, err = judge("export", game, game)
-    assert code == 2 and "is not an earlier public record of game t" in err and "never over a game file" in err
+    assert code == 2 and flat("is not an earlier public record of game t") in flat(err) and "never over a game file" in flat(err)
     assert game.read_bytes() == before and gamefile.load(game).rng.key  # the secrets are still there
 
 
@@ -40,7 +42,7 @@ def test_export_refuses_another_file_or_another_games_record(tmp_path):
     for target in (notes, elsewhere, other, tmp_path):
         before = target.read_bytes() if target.is_file() else None
         code, _, err = judge("export", game, target)
-        assert code == 2 and "not an earlier public record of game t" in err, (target, err)
+        assert code == 2 and flat("not an earlier public record of game t") in flat(err), (target, err)
         assert before is None or target.read_bytes() == before
 
 
@@ -51,4 +53,4 @@ def test_export_writes_a_new_file_and_over_its_own_earlier_record(tmp_path):
     first = out.read_text()
     assert judge("bot", game, "--as", gamefile.load(game).awaiting()[0])[0] == 0
     code, said, err = judge("export", game, out)
-    assert code == 0 and said.startswith("wrote the public record of t at move 2") and out.read_text() != first
+    assert code == 0 and flat(said).startswith("wrote the public record of t at move 2") and out.read_text() != first

@@ -96,8 +96,11 @@ def test_anonymous_press_from_the_shell_is_sent_apart_naming_nobody(tmp_path):
     site.take()
     result = judge("order", str(site.game_path()), "--as", "bob", "press anon all who holds the crash?", env=env)
     assert result.exit_code == 0 and "anonymous press" in result.output, result.output
+    assert site.take() == []  # it waits through a judge tick, as by mail
+    for _ in range(2):
+        assert judge("tick", env=env).exit_code == 0
     mails = site.take()
     assert sorted(m["To"] for m in mails) == sorted([*map(address, ("alice", "bob", "carol")), OBSERVER, GM_ADDRESS])
-    assert all("from an anonymous player, to all" in text(m) and "bob" not in text(m) for m in mails)
+    assert all("from anonymous players, to all" in text(m) and "bob" not in text(m) for m in mails)
     game = site.load()
     assert game.meta["press"][-1]["from"] == "anonymous" and "press_pending" not in game.meta["mail"]

@@ -7,6 +7,7 @@ JUDGE_FUZZ_EXAMPLES (default 40) sets the examples per test; runs are derandomiz
 suite is repeatable; raise the count (and unset derandomizing with JUDGE_FUZZ_RANDOM=1) to hunt."""
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import tomllib
@@ -26,6 +27,8 @@ from judge.engine.ruleset import GM
 from judge.engine.simulate import usual_players
 
 from registry import every_name, many, new_game, random_bots
+
+from mailkit import flat
 
 EXAMPLES = many("JUDGE_FUZZ_EXAMPLES", 40)
 fuzz = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("JUDGE_FUZZ_RANDOM"),
@@ -63,14 +66,19 @@ def who(game) -> st.SearchStrategy:
     return st.sampled_from([*game.players, *game.awaiting(), GM, "GM", "nobody", "ALICE", ""])
 
 
-def assert_clean_refusal(result, path: Path, before: bytes) -> None:
+def assert_clean_refusal(result, path: Path, before: bytes, as_json: bool = False) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     if result.exit_code == 0:
         return
     assert result.exit_code in EXIT_CODES, (result.exit_code, result.stderr)
+    if as_json:  # the refusal object on standard output, its exit code the command's
+        answer = json.loads(result.stdout)
+        assert answer["ok"] is False and answer["exit"] == result.exit_code and answer["error"], answer
+        assert path.read_bytes() == before
+        return
     lines = result.stderr.splitlines()
     # one message, no traceback: a line "judge: ...", wrapped to 78 columns (its continuation 4 in)
-    assert lines and lines[0].startswith("judge: ") and all(line.startswith("    ") for line in lines[1:]) \
+    assert lines and (lines[0] + " ").startswith("judge: ") and all(line.startswith("    ") for line in lines[1:]) \
         or "Usage:" in result.stderr, result.stderr
     assert path.read_bytes() == before
 
@@ -180,7 +188,7 @@ def test_any_broken_game_file_is_refused_cleanly(name):
                 orders = game.ruleset.legal_orders(game.state, player) or ["pass"]
                 command = ["order", "--gm" if player == GM else f"--as={player}", "--", orders[0]]
             result = CliRunner().invoke(app, [command[0], str(path), *command[1:]])
-            assert_clean_refusal(result, path, broken)
+            assert_clean_refusal(result, path, broken, as_json="--json" in command)
 
     check()
 
@@ -212,5 +220,5 @@ def test_a_hand_edit_that_would_break_a_report_is_refused_on_loading(edit, messa
     path.write_text(tomli_w.dumps(doc))
     before = path.read_bytes()
     result = CliRunner().invoke(app, ["show", str(path), "--as", "alice"])
-    assert result.exit_code == 3 and message in result.stderr, result.stderr
+    assert result.exit_code == 3 and flat(message) in flat(result.stderr), result.stderr
     assert path.read_bytes() == before

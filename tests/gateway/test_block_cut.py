@@ -75,7 +75,7 @@ def test_mogul_take_then_history_does_not_show_the_next_card(tmp_path):
     for line in ("history", "zzz"):
         assert f'NOT JUDGED "{line}": it comes after "take", which revealed the next card' in answer
     assert f"Round {round_now + 1}:" not in told(answer) and "Moves since" not in answer
-    assert "Applied up to an order that revealed hidden information" in answer
+    assert flat('Applied up to "take", which revealed the next card;') in flat(answer)
     assert t.game().log[-1].endswith(f"{winner} take")
 
 
@@ -115,6 +115,20 @@ def test_an_order_that_passes_the_turn_cuts_the_block(tmp_path):
     answer = t.send(first, "bid", "help")
     assert "  OK      bid\n" in answer and 'NOT JUDGED "help": it comes after "bid", which passed the turn to' in answer
     assert "Orders" not in told(answer)
+    assert flat(f'Applied up to "bid", which passed the turn to {t.game().awaiting()[0]};') in flat(answer)
+
+
+def test_a_rumors_short_that_passes_the_turn_says_so_not_that_it_revealed_something(tmp_path):
+    """Issue 37: after `short Banana 2`, which passed the turn, the answer said "Applied up to an
+    order that revealed hidden information"; it names the order and what it did."""
+    t = Table(tmp_path, "rumors", 4, lambda game: None)
+    first = t.game().awaiting()[0]
+    company = next(o.split()[1] for o in t.game().view(first)["orders"] if o.startswith("short") and o.endswith(" 2"))
+    answer = t.send(first, f"short {company} 2", "pass")
+    following = t.game().awaiting()[0]
+    assert following != first
+    assert flat(f'Applied up to "short {company} 2", which passed the turn to {following};') in flat(answer)
+    assert "revealed" not in flat(answer).split("Applied up to")[1].split(";")[0]
 
 
 def test_a_block_without_a_cut_answers_every_line_once_applied(tmp_path):

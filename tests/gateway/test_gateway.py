@@ -1,5 +1,6 @@
 """The mail gateway as players and the game master meet it: replies, reports, refusals."""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -9,7 +10,8 @@ import pytest
 from judge.gateway import inbox as gateway
 from judge.engine.errors import MailError
 from judge.engine.game import Game
-from mailkit import address, block as orders, flat, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
+from mailkit import (address, block as orders, flat, GM_ADDRESS, killed_before_answering, make_site, message, NAMES,
+                     new_game, OBSERVER, reply, send, T0, text, to)
 
 
 @pytest.fixture
@@ -77,7 +79,7 @@ def test_wrong_password_forged_sender_and_unknown_game_are_refused_politely(site
         alerts = [m for m in mails if m["To"] != sender]
         if sender != address(first) and pw[first] in body:
             assert [m["To"] for m in alerts] == [address(first)]
-            assert f"came\nfrom {sender}, not from your address" in text(alerts[0]) and pw[first] not in text(alerts[0])
+            assert f"came from {sender}, not from your address" in flat(text(alerts[0])) and pw[first] not in text(alerts[0])
         else:
             assert alerts == []
     assert site.game_path().read_bytes() == before
@@ -100,16 +102,31 @@ def test_a_reply_full_of_quoted_text_and_a_signature_gives_only_its_orders(site)
     assert site.load().log == [f"1 {first} pass"]
 
 
-def test_the_same_message_delivered_twice_is_applied_once(site):
+def test_the_same_message_delivered_twice_is_applied_once_and_answered_once(site):
     pw = new_game(site)
     site.take()
     first = site.load().awaiting()[0]
     raw = message(address(first), orders(first, pw[first], "bid"), message_id="<once@players.test>")
     first_answer = reply(send(site, raw), address(first))
-    again = send(site, raw)
-    assert len(again) == 1 and text(again[0]) == first_answer  # its first answer again, nothing else
     assert "OK      bid\nAll applied." in first_answer
+    assert send(site, raw) == []  # its answer went out: nothing again
     assert site.load().log == [f"1 {first} bid"]
+    logged = (site.cfg.games / "mail.log").read_text()
+    assert "duplicate: handled before, and its answer went out at" in logged
+
+
+def test_a_message_whose_run_died_before_answering_gets_its_first_answer_when_delivered_again(site):
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, pw[first], "bid"), message_id="<once@players.test>")
+    mails = killed_before_answering(site, raw)
+    assert mails == [] and site.load().log == [f"1 {first} bid"]  # applied; its reports wait in the outbox
+    again = send(site, raw)
+    assert "OK      bid\nAll applied." in reply(again, address(first))  # the answer of the first run
+    assert site.load().log == [f"1 {first} bid"]
+    assert "its answer queued again" in (site.cfg.games / "g1.mail.log").read_text()
+    assert send(site, raw) == []
 
 
 def test_oversized_and_binary_messages_are_refused_cleanly(site):
@@ -219,11 +236,11 @@ def test_a_redelivered_password_change_gets_its_first_answer_and_changes_nothing
     first = site.load().awaiting()[0]
     new = "kangaroo-river-42"
     raw = message(address(first), orders(first, pw[first], f"set password {new}", "bid"), message_id="<pw@players.test>")
-    first_answer = reply(send(site, raw), address(first))
-    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
+    killed_before_answering(site, raw)
     saved = site.game_path().read_bytes()
     again = send(site, raw)  # the MTA delivers it again: its password is no longer the player's
-    assert len(again) == 1 and text(again[0]) == first_answer
+    first_answer = reply(again, address(first))
+    assert "  OK      set password ********\n  OK      bid\nAll applied." in first_answer
     assert site.game_path().read_bytes() == saved
     # the same Message-ID from another address learns nothing: the usual refusal, no kept answer
     forged = send(site, message("mallory@evil.test", orders(first, "guess-guess", "bid"), message_id="<pw@players.test>"))
@@ -244,6 +261,26 @@ def test_a_replace_by_mail_is_stamped_with_the_messages_time_as_the_shell_stamps
     assert game.corrections == [{"kind": "replace", "time": "2027-02-03T04:05:00Z", "seat": "bob", "player": "dave",
                                  "previous": "bob", "since": 1}]
     assert not game.differences(game.replay())
+
+
+def test_a_new_player_is_told_the_name_to_write_and_writes_their_own_as_in_the_shell(site):
+    """Issue 35: the welcome of a replacement gave a password but not the name to write after
+    'player', and mail wanted the seat's name where the shell takes the new player's."""
+    pw = new_game(site)
+    site.take()
+    seat = site.load().awaiting()[0]
+    mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], f"replace {seat} dave dave@new.test")))
+    (welcome,) = [m for m in to(mails, "dave@new.test") if "welcome" in m["Subject"]]
+    body = flat(text(welcome))
+    assert f"You take over the seat {seat} from move 1" in body
+    assert "write your own name: player dave YOUR-PASSWORD" in body and "player dave YOUR-PASSWORD #1" in body
+    password = re.search(r"Your password: (\S+)", text(welcome))[1]
+    answer = reply(send(site, message("dave@new.test", orders("Dave", password, "bid"))), "dave@new.test")
+    assert "OK      bid\nAll applied." in answer and site.load().log == [f"1 {seat} bid"]
+    answer = reply(send(site, message("dave@new.test", orders(seat, password, "report"))), "dave@new.test")
+    assert "All applied." in answer or "Nothing to apply." in answer  # the seat's name works too
+    refused = reply(send(site, message(address(seat), orders(seat, pw[seat], "pass"))), address(seat))
+    assert "not right" in flat(refused)  # the old player's password no longer works
 
 
 def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):

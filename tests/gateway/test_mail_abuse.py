@@ -2,6 +2,7 @@
 can strand a game. Each attack is played as an attacker would send it, without a password or
 with one player's; bench/mail_abuse.py times the same messages through `judge mail`."""
 import os
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -331,3 +332,26 @@ def test_lines_that_only_ask_are_answered_once_and_at_most_five_a_block(site):
     assert flat(answer).count("'help': answered above.") == 89
     assert "'history': not answered: at most 5 such lines a block." in flat(answer)
     assert len(answer) < 20_000
+
+
+# ---- issue 35 item 4: the fan-out of press --------------------------------------------------
+def test_the_press_of_one_message_reaches_each_recipient_in_one_mail(site):
+    """Two blocks of 99 press lines each used to make one mail a line: 198 to bob (and, for
+    press to all made anonymous, 991 mails in all). Now one press mail per recipient per game."""
+    pw = site.passwords["alice"]
+    to_bob = block("alice", pw, *(f"press bob line {i}" for i in range(99))) * 2
+    mails = send(site, message(address("alice"), to_bob))
+    assert "All applied." in reply(mails, address("alice"))
+    (press,) = [m for m in mails if m["To"] == address("bob")]
+    assert press["Subject"] == "game g1: press from alice"
+    assert press.get_content().count("line 98") == 2 and len(mails) == 2  # the answer and bob's one mail
+    game = site.load()
+    game.meta["mail"]["press"] = "anon"
+    gamefile.save(game, site.game_path())
+    anon = block("bob", site.passwords["bob"], *(f"press anon all rumour {i}" for i in range(99))) * 2
+    assert "All applied." in reply(send(site, message(address("bob"), anon)), address("bob"))
+    for minutes in (10, 20):  # it waits through a judge tick
+        deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(minutes=minutes))
+    press = [m for m in site.take() if "press from anonymous players" in m["Subject"]]
+    assert sorted(m["To"] for m in press) == sorted([*map(address, NAMES), "watcher@watch.test", GM_ADDRESS])
+    assert all(m.get_content().count("rumour 98") == 2 for m in press)

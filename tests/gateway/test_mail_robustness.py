@@ -20,7 +20,8 @@ from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.engine.errors import MailError
 from judge.mail.passwords import hash_password
-from mailkit import address, block as orders, flat, GM_ADDRESS, make_site, message, NAMES, new_game, OBSERVER, reply, send, T0, text, to
+from mailkit import (address, block as orders, flat, GM_ADDRESS, killed_before_answering, make_site, message, NAMES,
+                     new_game, OBSERVER, reply, send, T0, text, to)
 
 H = timedelta(hours=1)
 GOLDEN = Path(__file__).parents[1] / "golden" / "files" / "2026-11-22"
@@ -49,7 +50,7 @@ def test_a_malformed_message_id_is_answered_and_applied(site, value):
     mails = send(site, raw)
     assert "OK      bid\nAll applied." in reply(mails, address(first))
     assert len(mails) == 5  # the answer, three players' reports, the observer's
-    assert send(site, raw)[0].get_content() == reply(mails, address(first))  # and known when it comes again
+    assert send(site, raw) == [] and site.load().log == [f"1 {first} bid"]  # and known when it comes again
 
 
 def test_a_message_id_hiding_a_line_break_is_applied_answered_and_reported(site):
@@ -304,12 +305,12 @@ def test_two_blocks_for_the_same_game_in_one_message_are_both_handled(site):
     first = site.load().awaiting()[0]
     body = orders("gm", pw["gm"], f"as {first} bid") + orders("gm", pw["gm"], "absent carol")
     raw = message(GM_ADDRESS, body)
-    answer = reply(send(site, raw), GM_ADDRESS)
+    killed_before_answering(site, raw)
+    answer = reply(send(site, raw), GM_ADDRESS)  # delivered again: the first run's answer, nothing done twice
     assert answer.count("All applied.") == 2 and "handled before" not in flat(answer)
     game = site.load()
     assert game.log == [f"1 {first} bid"] and game.meta["mail"]["absent"] == ["carol"]
-    assert text(send(site, raw)[0]) == answer  # delivered again: the same answer, nothing done twice
-    assert site.load().log == game.log
+    assert send(site, raw) == [] and site.load().log == game.log
 
 
 @pytest.mark.parametrize("body, subject, expected", [
@@ -338,7 +339,7 @@ def test_a_replaced_players_old_address_is_told(site):
     mails = send(site, message(GM_ADDRESS, orders("gm", site.passwords["gm"], "replace bob bob2@new.test")))
     told = to(mails, address("bob"))
     assert [m["Subject"] for m in told] == ["game g1: you no longer play bob"]
-    assert "Your password no longer works." in text(told[0]) and "Your password:" not in text(told[0])
+    assert "Your password no longer works." in flat(text(told[0])) and "Your password:" not in text(told[0])
 
 
 def test_an_outlook_s_mime_signed_message_is_read(site):

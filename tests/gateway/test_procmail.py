@@ -1,8 +1,9 @@
 """The procmail recipe of docs/mail.md, run by the real procmail (skipped where it is not
 installed, but never in CI: .ci/run installs Debian's procmail): orders are applied and
 answered, and a `judge mail` that fails or is killed hands exit 75 to the MTA instead of
-filing the message in the mailbox. bench/postfix_procmail.sh shows the same behind a real
-Postfix, with ~/.forward too."""
+filing the message in the mailbox; the Maildir recipe files each message where cron's
+`judge mail --maildir` answers it. bench/postfix_procmail.sh shows the pipe behind a real
+Postfix."""
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from mailkit import address, make_site, message, new_game, reply
 PROCMAIL = shutil.which("procmail")
 JUDGE = Path(sys.executable).parent / "judge"
 DOCS = Path(__file__).parents[2] / "docs" / "mail.md"
-pytestmark = pytest.mark.skipif((not PROCMAIL or not JUDGE.exists()) and not os.environ.get("CI"),
+pytestmark = pytest.mark.skipif((not PROCMAIL or not JUDGE.exists()) and not (os.environ.get("CI") or os.environ.get("JUDGE_CI")),
                                 reason="needs procmail and the judge script")
 
 
@@ -104,3 +105,23 @@ def test_the_old_recipes_lost_messages_which_is_why_they_changed(tmp_path):
     old = f":0 w\n| JUDGE_CONFIG={site.root / 'judge.toml'} {JUDGE} mail\n"
     assert deliver(tmp_path, old, raw) == 0
     assert (tmp_path / "mbox").exists() and site.load().log == [] and site.take() == []
+
+
+def test_the_documented_maildir_recipe_files_each_message_for_judge_mail_maildir(tmp_path):
+    site, first, raw = game_and_orders(tmp_path)
+    rc = doc_block("~/.procmailrc (Maildir)")
+    maildir = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):  # made before the first message, as docs/mail.md says
+        (maildir / sub).mkdir(parents=True)
+    assert deliver(tmp_path, rc, raw) == 0
+    assert len(os.listdir(maildir / "new")) == 1 and not (tmp_path / "mbox").exists()
+    cron = doc_block("crontab (Maildir)").splitlines()[1].split(None, 5)[5]  # the command of its first line
+    command = cron.replace("/srv/judge/.venv/bin/judge", str(JUDGE)).replace("/srv/judge/Maildir", str(maildir)) \
+        .replace("/srv/judge/judge.toml", str(site.root / "judge.toml"))
+    done = subprocess.run(command.split(), capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert site.load().log == [f"1 {first} bid"] and "OK      bid" in reply(site.take(), address(first))
+    assert os.listdir(maildir / "new") == [] and len(os.listdir(maildir / "cur")) == 1
+    (maildir / "tmp").rmdir()
+    (maildir / "tmp").write_text("not a directory")  # a Maildir that cannot be written: the MTA keeps it
+    assert deliver(tmp_path, rc, raw) == 75 and not (tmp_path / "mbox").exists()

@@ -236,7 +236,7 @@ def test_json_and_csv_carry_the_same_figures(played):
     sections = table.league(gather(p.archive)[0])
     data = json.loads(table.as_json(sections))
     lines = table.as_csv(sections).splitlines()
-    assert lines[0] == "ruleset,rank,player,rating,mu,sigma,games,wins,orders,on_time,reliability,missed,resigned,abandoned"
+    assert lines[0] == "ruleset,rank,player,rating,mu,sigma,games,wins,orders,timed,on_time,reliability,missed,resigned,abandoned"
     first = data["league"][0]["players"][0]
     assert lines[1].split(",")[:4] == ["mogul", "1", first["player"], str(first["rating"])]
     assert len(lines) - 1 == sum(len(s["players"]) for s in data["league"])

@@ -88,7 +88,7 @@ def test_a_games_directory_the_judge_cannot_write_exits_75_tells_the_gm_once_and
         no_detail(result.output, site)
     mails = site.take()
     assert [m["To"] for m in mails] == [GM_ADDRESS]  # no answer to the player, one note to the GM
-    assert "Permission denied" in text(mails[0]) and "owner of the games directory" in text(mails[0])
+    assert "Permission denied" in flat(text(mails[0])) and flat("owner of the games directory") in flat(text(mails[0]))
     logged = [json.loads(line) for line in (site.cfg.games / "mail.log").read_text().splitlines()]
     assert sum("Permission denied" in e["outcome"] for e in logged) == 2
     monkeypatch.setattr(gamefile, "save", real_save)
@@ -122,7 +122,7 @@ def test_commands_by_another_user_than_the_games_directorys_owner_are_refused_na
     first = site.load().awaiting()[0]
     result = run(site, "order", str(site.game_path()), "--as", first, "bid")
     assert result.exit_code == 2 and "run every judge command on its games as 'nobody'" in flat(result.output)
-    assert "sudo -u nobody" in result.output and "not as 'root'" in result.output
+    assert flat("sudo -u nobody") in flat(result.output) and "not as 'root'" in flat(result.output)
     assert site.game_path().read_bytes() == before
     assert not (site.cfg.games / f".{site.game_path().name}.lock").exists() or \
         (site.cfg.games / f".{site.game_path().name}.lock").stat().st_uid == 65534

@@ -2,6 +2,7 @@
 a throwaway certificate, a server that is down, stopped and started again in the middle of a
 game, permanent refusals, and runs killed while they send. Nothing is lost: every change's
 mail waits in the outbox until a later `judge mail` or `judge tick` sends it."""
+import json
 import os
 import signal
 import ssl
@@ -17,7 +18,7 @@ from judge.store import gamefile
 from judge.gateway import inbox as gateway
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, make_site, message, new_game, text
+from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, flat, make_site, message, new_game, text
 
 LOGIN = 'user = "judge"\npassword = "s3cret"\n'
 
@@ -283,3 +284,61 @@ def test_runs_killed_while_sending_lose_no_mail(tmp_path):
         assert report_moves(server, address(p)) == set(range(2, game.move + 1)), p
     assert spooled(site) == []
     assert not [n for n in os.listdir(site.cfg.games) if n.endswith(".tmp")]
+
+
+def answers_to(server, addr) -> list:
+    return [m for m in server.to(addr) if m["Subject"].startswith("Re:")]
+
+
+def test_a_message_that_came_while_the_server_was_down_is_answered_once(tmp_path):
+    """Issue 35: the server down, `judge mail` applies the message and exits 75; the server
+    back, `judge tick` sends the waiting answer; then the MTA delivers the message again.
+    It used to be answered twice."""
+    server = Server().start()
+    site = make_site(tmp_path, server.port)
+    pw = new_game(site)
+    server.stop()
+    server.mails.clear()
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, pw[first], "bid"))
+    assert judge(site, "mail", stdin=raw).returncode == 75
+    server.start()
+    try:
+        assert judge(site, "tick").returncode == 0  # cron: the answer and the reports go out
+        assert len(answers_to(server, address(first))) == 1
+        again = judge(site, "mail", stdin=raw)  # the MTA's next try
+        assert again.returncode == 0 and b"handled before; its answer went out at" in again.stdout
+    finally:
+        server.stop()
+    answers = answers_to(server, address(first))
+    assert len(answers) == 1 and "OK bid All applied." in flat(text(answers[0]))
+    assert site.load().log == [f"1 {first} bid"] and spooled(site) == []
+    logged = (site.cfg.games / "mail.log").read_text()
+    assert logged.count("duplicate: handled before, and its answer went out at") == 1
+
+
+def test_one_message_delivered_three_times_at_once_is_applied_and_answered_once(tmp_path):
+    """Three `judge mail` processes with the same message at the same time: one applies it,
+    and the log says of the two others that their answer was not sent again."""
+    server = Server().start()
+    try:
+        site = make_site(tmp_path, server.port)
+        pw = new_game(site)
+        first = site.load().awaiting()[0]
+        raw = message(address(first), orders(first, pw[first], "bid"))
+        cmd = [sys.executable, "-m", "judge", "mail", "--config", str(site.root / "judge.toml")]
+        procs = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for _ in range(3)]
+        for proc in procs:
+            proc.stdin.write(raw)
+            proc.stdin.close()
+        assert all(proc.wait(timeout=60) == 0 for proc in procs)
+    finally:
+        server.stop()
+    answers = answers_to(server, address(first))
+    assert len(answers) == 1 and "OK bid All applied." in flat(text(answers[0]))
+    assert site.load().log == [f"1 {first} bid"]
+    logs = [(site.cfg.games / name).read_text() for name in ("mail.log", "g1.mail.log")]
+    general = [json.loads(line)["outcome"] for line in logs[0].splitlines()]
+    assert len(general) == 2 and all("not sent again" in o or "nothing done or sent again" in o for o in general)
+    assert not any("queued again" in log for log in logs)

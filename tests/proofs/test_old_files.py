@@ -10,6 +10,8 @@ import pytest
 from judge.engine import bots
 from judge.store import gamefile
 
+from mailkit import flat
+
 FILES = sorted((Path(__file__).parents[1] / "golden" / "files").glob("*/*.toml"))
 
 
@@ -64,7 +66,7 @@ def test_judge_upgrade_replays_an_old_version_under_the_current_rules(tmp_path, 
     assert before.ruleset.version == rs.version - 1 and before.ruleset is not rs
     result = CliRunner().invoke(app, ["upgrade", str(work)])
     assert result.exit_code == 0, result.output
-    assert f"to version {rs.version}" in result.output
+    assert f"to version {rs.version}" in flat(result.output)
     after = gamefile.load(work)
     assert after.ruleset is rs and after.log == before.log and after.state == before.state
     result = CliRunner().invoke(app, ["upgrade", str(work)])

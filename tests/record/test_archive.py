@@ -83,7 +83,7 @@ def test_a_failure_to_commit_never_blocks_the_game_and_is_tried_again_with_the_n
     (repo / ".git" / "index.lock").write_text("")  # as a git command that crashed would leave it
     code, out, err = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
     assert code == 0 and out.startswith("ok: ") and len(gamefile.load(path).log) == 1
-    assert "judge: warning: the public record of friday was not archived" in err and "tried again" in err
+    assert flat("judge: warning: the public record of friday was not archived") in flat(err) and "tried again" in flat(err)
     assert "index.lock" in (tmp_path / "friday.archive.log").read_text()
     (repo / ".git" / "index.lock").unlink()  # repaired: the next change commits both
     code, out, err = judge("bot", path, "--as", gamefile.load(path).awaiting()[0], "--config", config)
@@ -100,7 +100,7 @@ def test_judge_archive_commits_once_and_refuses_a_directory_that_is_not_a_reposi
     path = tmp_path / "g.toml"
     judge("new", "rumors", path, "-p", "a", "-p", "b", "-p", "c")
     code, out, err = judge("archive", path, "--git", tmp_path / "nowhere")
-    assert code == 1 and "no directory" in err and "git init" in err
+    assert code == 1 and "no directory" in flat(err) and "git init" in flat(err)
     repo = init(tmp_path / "repo")
     assert judge("archive", path, "--git", repo)[1].startswith("committed: rumors/g: move 1, new game for a, b, c")
     assert "nothing to commit" in judge("archive", path, "--git", repo)[1]
@@ -113,7 +113,7 @@ def test_a_bad_archive_setting_is_refused_before_any_change(tmp_path):
     config.write_text(config.read_text() + '[archive]\ndir = "x"\n')
     path = tmp_path / "g.toml"
     code, out, err = judge("new", "mogul", path, "-p", "a", "-p", "b", "-p", "c", "--config", config)
-    assert code == 2 and "[archive] needs git" in err and not path.exists()
+    assert code == 2 and flat("[archive] needs git") in flat(err) and not path.exists()
 
 
 # ---- a whole mail game of each ruleset, archived ------------------------------------------------
@@ -238,7 +238,7 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     assert not {"seed", "salt", "setup", "state", "meta", "rng", "game_file"} & key_names(running)
     assert str(game.rng.seed) not in (tmp_path / "running.toml").read_text()
     code, _, err = judge("verify", tmp_path / "running.toml")
-    assert code == 3 and "a game still running" in err
+    assert code == 3 and flat("a game still running") in flat(err)
     bots.play_out(game)
     gamefile.save(game, path)
     judge("export", path, tmp_path / "final.toml")
@@ -246,17 +246,24 @@ def test_a_running_record_cannot_be_verified_and_an_edited_one_is_refused(tmp_pa
     data["log"][0] = "1 a nonsense"
     (tmp_path / "edited.toml").write_text(tomli_w.dumps(data))
     code, _, err = judge("verify", tmp_path / "edited.toml")
-    assert code == 3 and "the record's log is not its game file's: the record was edited" in err
+    assert code == 3 and flat("the record's log is not its game file's: the record was edited") in flat(err)
 
 
-def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
-    from datetime import timedelta
-
+def archived_mail_game(tmp_path, monkeypatch):
+    """A mail game of mogul for ann, ben and cat with a 24-hour deadline, archived: (the
+    site, the archive, what `judge new` printed)."""
     monkeypatch.setattr(passwords, "N", 2**4)
     site, config, repo = archived_site(tmp_path)
     code, out, err = judge("new", "mogul", site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in ["ann", "ben", "cat"]), []),
                            "--deadline", "24", "--config", config, "--now", "2026-05-01T12:00:00Z")
     assert code == 0 and not err, err
+    return site, repo, out
+
+
+def test_a_missed_order_given_by_tick_is_committed_too(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    site, repo, _ = archived_mail_game(tmp_path, monkeypatch)
     late = site.load().awaiting()[0]
     done = deadlines.tick(site.cfg, site.outbox(), T0 + timedelta(hours=25))
     assert done and "Missed order" in done[0]
@@ -278,6 +285,42 @@ def test_rollback_and_replace_are_committed_with_what_the_game_master_did(tmp_pa
     assert said[6] == "mogul/friday: move 3, dave plays the seat carol from move 3 (was carol)"
 
 
+def test_the_first_commit_of_a_game_archived_under_way_is_no_new_game(tmp_path):
+    """Issue 37: `judge archive` after a rollback and a replacement said "move 3, new game for
+    alice, bob, carol"; it says the record begins with the game under way, who plays each seat
+    now, and the corrections made before."""
+    path = tmp_path / "friday.toml"
+    judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11")
+    for _ in range(4):
+        judge("bot", path, "--as", gamefile.load(path).awaiting()[0])
+    judge("rollback", path, "--to", 3, "--reason", "a typo")
+    judge("replace", path, "carol", "dave")
+    repo = init(tmp_path / "archive")
+    assert judge("archive", path, "--git", repo)[0] == 0
+    message = git(repo, "log", "-1", "--format=%B").strip()
+    assert "new game" not in message
+    assert message.startswith("mogul/friday: move 3, first record, the game under way: alice, bob, dave (seat carol); ")
+    assert message.splitlines()[-2:] == ["the game master rolled the game back from move 5 to move 3: a typo",
+                                         "dave plays the seat carol from move 3 (was carol)"]
+    fresh = tmp_path / "new.toml"
+    judge("new", "mogul", fresh, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11")
+    judge("archive", fresh, "--git", repo)
+    assert subjects(repo)[-1] == "mogul/new: move 1, new game for alice, bob, carol"
+
+
+def test_a_pause_a_resume_and_press_are_committed_saying_what_all_were_told(tmp_path, monkeypatch):
+    """Issue 37: the commit of a pause said only "move 1"."""
+    site, repo, out = archived_mail_game(tmp_path, monkeypatch)
+    pw = dict(re.findall(r"^  (\w+): (\S+)", out, re.M))
+    for who, line in ((GM, "pause"), (GM, "resume"), ("ann", "press all good luck")):
+        sender = GM_ADDRESS if who == GM else address(who)
+        gateway.handle(message(sender, f"game g1\nplayer {who} {pw[who]}\n{line}\n"), site.cfg, site.outbox(), T0)
+        assert "All applied." in reply(site.take(), sender)
+    said = subjects(repo)
+    assert said[1:] == ["mogul/g1: move 1, no deadline now", "mogul/g1: move 1, deadline 2026-05-02T12:00:00Z",
+                        "mogul/g1: move 1, press from ann: good luck"]
+
+
 def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):
     config = tmp_path / "judge.toml"
     config.write_text(ARCHIVE)  # no address, gm, [smtp] or [maildir]: shell games only
@@ -290,14 +333,14 @@ def test_a_host_that_only_archives_shell_games_needs_only_archive(tmp_path):
     assert len(subjects(repo)) == 2 and subjects(repo)[1].startswith("mogul/friday: move 1, bob bids")
     # the mail commands refuse it, saying why
     code, out, err = judge("tick", "--config", config)
-    assert code == 2 and "has no mail settings" in err
+    assert code == 2 and flat("has no mail settings") in flat(err)
     code, out, err = judge("new", "mogul", tmp_path / "m.toml", "-p", "a=a@example.org", "-p", "b=b@example.org",
                            "-p", "c=c@example.org", "--config", config)
-    assert code == 2 and "has no mail settings" in err and not (tmp_path / "m.toml").exists()
+    assert code == 2 and flat("has no mail settings") in flat(err) and not (tmp_path / "m.toml").exists()
     # a configuration with only some mail settings is still refused
     config.write_text('address = "judge@example.org"\n' + ARCHIVE)
     code, out, err = judge("tick", "--config", config)
-    assert code == 2 and "needs gm" in err
+    assert code == 2 and "needs gm" in flat(err)
 
 
 # ---- a judge killed between the save and the commit (issue 23, item 11) ------------------------

@@ -109,6 +109,12 @@ def test_a_link_to_a_move_opens_it(browser, site):
     assert shown(browser) == [5]
 
 
+def public_before_the_end(record) -> bool:
+    """Whether any player's score was public before the end (rumors: worth is secret till then)."""
+    rows = record["moves"][:-1] if record["game_over"] else record["moves"]
+    return any(row["scores"] for row in rows)
+
+
 def test_the_charts_draw_a_series_a_player_and_company_with_a_point_a_move(browser, site, games_dir):
     from selenium.webdriver.common.by import By
 
@@ -116,7 +122,7 @@ def test_the_charts_draw_a_series_a_player_and_company_with_a_point_a_move(brows
         browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
         charts = browser.find_elements(By.CSS_SELECTOR, "#charts svg.chart:not(.bars)")
         companies = {c for row in record["moves"] for c, _ in row["prices"]}
-        scores = any(row["scores"] for row in record["moves"])
+        scores = public_before_the_end(record)
         assert len(charts) == int(scores) + int(bool(companies)), name
         lines = [[(p.get_attribute("data-name"), int(p.get_attribute("data-points")))
                   for p in chart.find_elements(By.CSS_SELECTOR, "polyline.series")] for chart in charts]
@@ -130,6 +136,125 @@ def test_the_charts_draw_a_series_a_player_and_company_with_a_point_a_move(brows
             assert len(bars) == len(record["players"])
 
 
+def test_where_worth_is_secret_the_page_says_so_instead_of_an_empty_chart(browser, site, games_dir):
+    from selenium.webdriver.common.by import By
+
+    for name in ("rumors", "running"):
+        browser.get((site / "rumors" / f"{name}.html").as_uri())
+        note = browser.find_element(By.CSS_SELECTOR, "#charts .chart-note").text
+        assert "worth is secret until the end" in note
+        assert ("the final scores are below" in note) == records(games_dir)[name]["game_over"]
+        assert not browser.find_elements(By.CSS_SELECTOR, "#charts polyline.series[class~=seat]")
+    browser.get((site / "mogul" / "mogul.html").as_uri())
+    assert not browser.find_elements(By.CSS_SELECTOR, "#charts .chart-note")
+
+
+COLOURS = """return [...document.querySelectorAll('#charts .series.seat, #charts .bar.seat, #charts .legend .seat')]
+  .map(e => [e.dataset.name || e.parentNode.textContent, getComputedStyle(e)[
+     e.tagName == 'polyline' ? 'stroke' : e.tagName == 'rect' ? 'fill' : 'backgroundColor']])"""
+
+
+def test_a_player_has_one_colour_on_every_chart_and_the_map_and_each_player_another(browser, site, games_dir):
+    for name, record in records(games_dir).items():
+        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        seen: dict[str, set] = {}
+        for player, colour in browser.execute_script(COLOURS):
+            seen.setdefault(player, set()).add(colour)
+        if record["ruleset"] == "mogul-board":  # each depot on the map in its holder's colour
+            for player, colour in browser.execute_script(
+                    "return [...document.querySelectorAll('#board .legend:not(.networks) .seat')].map(e => "
+                    "[e.parentNode.textContent.split(' ')[0], getComputedStyle(e).backgroundColor])"):
+                seen.setdefault(player, set()).add(colour)
+            owners = {s["code"]: s["owner"] for net in record["view"]["map"] for s in net["spaces"] if s["owner"]}
+            drawn = browser.execute_script(
+                "return [...document.querySelectorAll('#board .space')].map(g => [g.dataset.space, "
+                "getComputedStyle(g.querySelector('.depot')).fill])")
+            assert len(owners) >= 4
+            for space, fill in drawn:
+                if space in owners:
+                    seen[owners[space]].add(fill)
+                else:
+                    assert fill == "rgb(255, 255, 255)", space
+        charted = (record["game_over"] or public_before_the_end(record))
+        assert set(seen) == (set(record["players"]) if charted else set()), name
+        assert all(len(colours) == 1 for colours in seen.values()), (name, seen)
+        assert len({c for colours in seen.values() for c in colours}) == len(seen), name
+
+
+CLIPPED = """return [...document.querySelectorAll('#charts svg, #board svg')].flatMap(svg => {
+  const box = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll('text')].filter(t => t.getClientRects().length).map(t => [t.textContent,
+    t.getBoundingClientRect()]).filter(([_, r]) => r.left < box.left - 0.5 || r.right > box.right + 0.5
+    || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5).map(([text, r]) => text);
+})"""
+
+
+def test_no_text_of_a_chart_or_drawing_is_cut_at_desktop_or_phone_width(browser, site, games_dir):
+    try:
+        for width in (900, 360):
+            browser.set_window_size(width, 900)
+            for name, record in records(games_dir).items():
+                browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+                assert browser.execute_script("return document.querySelectorAll('#charts svg text').length") > 5
+                assert browser.execute_script(CLIPPED) == [], (name, width)
+                assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    finally:
+        browser.set_window_size(900, 1100)
+
+
+def test_the_ticks_of_every_chart_are_round(browser, site, games_dir):
+    """Every value and move axis steps by 1, 2 or 5 times a power of ten, from a multiple of it."""
+    for name, record in records(games_dir).items():
+        browser.get((site / record["ruleset"] / f"{name}.html").as_uri())
+        axes = browser.execute_script(
+            "return [...document.querySelectorAll('#charts svg.line')].flatMap(svg => [':not([text-anchor])', "
+            "'[text-anchor]:not(.axis)'].map(which => [...svg.querySelectorAll('text.tick' + which)]"
+            ".map(t => +t.textContent)))")
+        assert len(axes) == 2 * len(browser.find_elements("css selector", "#charts svg.line")) and axes, name
+        for ticks in axes:
+            assert len(ticks) >= 2, (name, ticks)
+            step = ticks[1] - ticks[0]
+            assert {b - a for a, b in zip(ticks, ticks[1:])} == {step} and str(step).rstrip("0") in "125", ticks
+            assert all(t % step == 0 for t in ticks), ticks
+
+
+def test_the_map_and_the_market_follow_the_move_shown(browser, site, games_dir):
+    """The drawing at #move=N shows the board of the public view at the start of move N (the
+    game replayed here), for moves picked across the game."""
+    from selenium.webdriver.common.by import By
+
+    from judge.record import history, moves
+    from judge.store import gamefile
+
+    for name in ("mogul-board", "stock-round"):
+        game = gamefile.load(games_dir / f"{name}.toml")
+        boards = {}
+        history.each_move(game, lambda at: boards.setdefault(at.move, moves.board(at.view(None))))
+        browser.get((site / name / f"{name}.html").as_uri())
+        assert browser.find_element(By.CSS_SELECTOR, "#board .board-move").text == str(game.move)
+        for move in sorted({2, game.move // 3, game.move // 2, game.move - 5, game.move}):
+            browser.get((site / name / f"{name}.html").as_uri() + f"#move={move}")
+            assert browser.find_element(By.CSS_SELECTOR, "#board .board-move").text == str(move)
+            board = boards[move]
+            if name == "mogul-board":
+                tags = {p: p[0].upper() for p in game.players}
+                drawn = browser.execute_script("return Object.fromEntries([...document.querySelectorAll('#board .space')]"
+                                               ".map(g => [g.dataset.space, g.querySelector('.tag').textContent]))")
+                assert {s: t for s, t in drawn.items() if t} == {s: tags[p] for s, p in board["depots"]}, move
+            else:
+                cells = browser.execute_script(
+                    "const at = (g) => { const b = g.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; };"
+                    "const cells = [...document.querySelectorAll('#board .cell')];"
+                    "return [...document.querySelectorAll('#board .token:not(.hidden)')].map(g => { const [x, y] = at(g);"
+                    " const c = cells.find(c => { const b = c.getBoundingClientRect();"
+                    " return b.left <= x && x <= b.right && b.top <= y && y <= b.bottom; });"
+                    " return [g.dataset.company, c.dataset.cell]; })")
+                assert sorted(cells) == sorted([co, f"{r},{c}"] for r, c, co in board["market"]), move
+                pool = browser.execute_script("return [...document.querySelectorAll('#board .pooled:not(.empty)')]"
+                                              ".map(g => [g.dataset.company, g.querySelector('.count').textContent])")
+                assert pool == [[co, f"×{n}"] for co, n in board["pool"]], move
+
+
 def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
     """Kept under docs/screenshots/ when JUDGE_SCREENSHOTS=1 (for the README); a phone-wide one too."""
     keep = os.environ.get("JUDGE_SCREENSHOTS") == "1"
@@ -140,6 +265,12 @@ def test_a_screenshot_of_each_rulesets_game_page(browser, site, tmp_path):
         path = (SCREENSHOTS if keep else tmp_path) / f"{rs.name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(path)) and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for page, part, name in (("mogul-board", "#board", "mogul-board-map"), ("stock-round", "#board", "stock-round-market"),
+                             ("stock-round", "#charts", "stock-round-charts")):
+        browser.set_window_size(900, 1100)
+        browser.get((site / page / f"{page}.html").as_uri())
+        path = (SCREENSHOTS if keep else tmp_path) / f"{name}.png"
+        assert browser.find_element("css selector", part).screenshot(str(path))
     browser.set_window_size(360, 640)
     try:
         browser.get((site / "stock-round" / "stock-round.html").as_uri() + "#charts")

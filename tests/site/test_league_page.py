@@ -63,7 +63,7 @@ def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it
     build.build(games, out)
     page, data = out / "league.html", out / "league.json"
     before = (page.read_text(), page.stat().st_mtime_ns, data.read_text(), data.stat().st_mtime_ns)
-    assert "1 finished game<" in before[0]
+    assert "1 finished game, 1 without an end date<" in before[0]  # (saved with no change to stamp it)
 
     running = new_game("mogul", 4, {}, 2)
     gamefile.create(running, games / "two.toml")
@@ -83,7 +83,7 @@ def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it
     gamefile.save(running, games / "two.toml")
     assert build.update(out, running, games / "two.toml") == ""
     after = page.read_text()
-    assert "2 finished games<" in after and "<td>dave</td>" in after
+    assert "2 finished games, 2 without an end date<" in after and "<td>dave</td>" in after
     assert html.fragment(table.from_source(games)[0]) in after
     assert [g["game"] for g in json.loads(data.read_text())["games"]] == ["one", "two"]
 
@@ -101,4 +101,4 @@ def test_a_site_built_before_the_league_page_gets_it_from_the_archive_with_the_n
     gamefile.create(running, tmp_path / "two.toml")
     assert build.update(tmp_path / "site", running, tmp_path / "two.toml", repo) == ""
     assert html.fragment(table.from_source(repo)[0]) in (tmp_path / "site" / "league.html").read_text()
-    assert "1 finished game<" in (tmp_path / "site" / "league.html").read_text()
+    assert "1 finished game, 1 without an end date<" in (tmp_path / "site" / "league.html").read_text()

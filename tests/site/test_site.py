@@ -20,6 +20,8 @@ from judge.store import gamefile
 
 from registry import new_game, random_bots
 
+from mailkit import flat
+
 T0 = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
 
 
@@ -65,9 +67,9 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     assert any(s.startswith("bag ") for s in secrets) and any(s.startswith(("auto", "if", "bid", "turn")) for s in secrets)
     code, out = judge("site", games, tmp_path / "out")
     n = len(ruleset.every())  # (a game of each ruleset)
-    assert code == 0 and f"wrote the site of {n} games" in out
+    assert code == 0 and flat(f"wrote the site of {n} games") in flat(out)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
-    assert len(files) == 5 + n * 4 + 2  # index, css, js, feed, games.json; 4 files a game; league.html and .json
+    assert len(files) == 6 + n * 4 + 2  # index, css, 2 scripts, feed, games.json; 4 files a game; league.html and .json
     for path in files:
         text = path.read_text(encoding="utf-8")
         found = [s for s in secrets if s in text]
@@ -116,7 +118,7 @@ def test_a_hostile_record_is_skipped_with_a_warning(tmp_path):
     (tmp_path / "bad.toml").write_text(public.dumps(record))
     (tmp_path / "judge.toml").write_text('address = "a@b.c"\n')  # not a game: passed over
     code, out = judge("site", tmp_path, tmp_path / "out")
-    assert code == 0 and "skipped" in out and "game name" in out and "wrote the site of 0 games" in out
+    assert code == 0 and "skipped" in out and flat("game name") in flat(out) and flat("wrote the site of 0 games") in flat(out)
     assert not (tmp_path / "escape.html").exists()
 
 
@@ -147,7 +149,7 @@ def test_the_archive_commits_the_site_with_every_change_and_a_failure_blocks_not
     game = gamefile.load(path)
     who = game.awaiting()[0]
     code, out = judge("order", path, "--as", who, bots.choose(game, who), "--config", config)
-    assert code == 0 and "the site of g was not updated" in out
+    assert code == 0 and flat("the site of g was not updated") in flat(out)
     assert gamefile.load(path).move == 5 and "site of g" in (tmp_path / "g.archive.log").read_text()
 
 
@@ -196,7 +198,7 @@ def test_judge_site_never_writes_over_a_folder_that_is_not_a_site(tmp_path):
     for out in (own, games):
         before = sorted(p.name for p in out.iterdir())
         code, said = judge("site", games, out)
-        assert code == 2 and "holds files but no site of the judge" in said
+        assert code == 2 and flat("holds files but no site of the judge") in flat(said)
         assert sorted(p.name for p in out.iterdir()) == before
     assert (own / "index.html").read_text() == "<p>mine</p>"
     code, _ = judge("site", games, tmp_path / "site")

@@ -260,20 +260,25 @@ class Mogul(Standing, Bot, Check, Ruleset):
         sells = [f"sell {n}" for n in range(held + 1)]
         return (["take"] if state["phase"] == "winner" else []) + sells
 
-    def prompt(self, state, player) -> str:
-        """Public (everyone reads it), so in the third person: `credit` only when it may be taken."""
-        phase = state["phase"]
-        if phase == "auction":
-            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit")
-        if phase not in ("winner", "second"):
-            return ""
+    def secret_kinds(self, state, player) -> tuple[str, ...]:
+        return ("bid",) if state["phase"] == "auction" else ()  # (whether they have chips left is secret)
+
+    def prompt_words(self, state, player, kinds, legal) -> str:
+        """Public (everyone reads it), so in the third person."""
+        if state["phase"] == "auction":
+            return self.auction_words(kinds)
         colour = self.sell_colour(state)
         held = self.count(state["players"][player], colour)
         if not held:
             sell = f"sell nothing, as {player} holds no {colour} shares"
         else:
             sell = f"sell {'' if held == 1 else 'some or all of '}{player}'s {shares_of(held, colour)}"
-        return f"take, or {sell}" if phase == "winner" else f"the winner took the card: {sell}"
+        return f"take, or {sell}" if "take" in kinds else f"the winner took the card: {sell}"
+
+    credit_words = ", or credit"
+
+    def auction_words(self, kinds) -> str:
+        return " or ".join(k for k in ("bid", "pass") if k in kinds) + (self.credit_words if "credit" in kinds else "")
 
     def parse(self, state, player, text) -> Order:
         if player == GM:

@@ -146,21 +146,21 @@ class MogulBoard(Standing, Bot, Check, Mogul):
             return ""
         return f"{second} has no {colour} shares to sell and cannot build on the {colour} network."
 
-    def prompt(self, state, player) -> str:
-        phase = state["phase"]
-        if phase == "auction":
-            return "bid or pass" + ("" if self.can_credit(state, player) else ", or credit once per game")
-        if phase not in ("winner", "second"):
-            return ""
+    credit_words = ", or credit once per game"
+
+    def prompt_words(self, state, player, kinds, legal) -> str:
+        if state["phase"] == "auction":
+            return self.auction_words(kinds)
         colour = self.sell_colour(state)
-        build = "move a depot to" if len(state["players"][player]["depots"]) >= self.data["depots_each"] else "build a depot on"
         held = self.count(state["players"][player], colour)
         if not held:
             sell = f"sell nothing, as {player} holds no {colour} shares"
         else:
             sell = self.sell_prompt(player, shares_of(held, colour))
-        option = f"{sell}, or instead {build} the {colour} network"
-        return f"take, or {option}" if phase == "winner" else f"the winner took the card: {option}"
+        # (with no empty station space on the network, neither a depot nor a move)
+        build = "move a depot to" if "move" in kinds else "build a depot on" if "depot" in kinds else ""
+        option = f"{sell}, or instead {build} the {colour} network" if build else sell
+        return f"take, or {option}" if "take" in kinds else f"the winner took the card: {option}"
 
     def sell_prompt(self, player: str, shares: str) -> str:
         """The prompt's offer of a sale of `player`'s `shares` (some of the box colour); public,

@@ -33,6 +33,9 @@ from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.rumors.helpers import contains, dollars, joined, marker, plural, remove_all, signed, sub_multisets
 from judge.rulesets.rumors.tokens import board_tokens, columns_of, fewest_uncancelled, tokens, uncancelled
 
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth",
+            10: "tenth"}
+
 PHASES = ("action", "roll", "gm-roll", "over")
 MARKER_COLUMNS = ("Bull 3-5", "Bull 0-2", "Bear 1-2", "Bear 3-5")
 
@@ -43,14 +46,15 @@ class Rules(Ruleset):
 
     name = "rumors"
     title = "Rumors, the dice and short-selling stock game"
-    version = 3
-    old_versions = (1, 2)
+    version = 4
+    old_versions = (1, 2, 3)
     # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
     changes = {
         2: ("stock tokens as the rulebook says: the public supplies never depend on the holdings",),
         3: ("a short is legal on public facts: the discards return to the supply first",
             "bag none and bag extra are roll-phase orders; a second bag order is refused",
             "an end the players agree on cashes out the holdings"),
+        4: ("a refusal of dice names the die that is missing (\"no second 6\"), in a standing order's note too",),
     }
     min_players, max_players = 3, 6
     options = (
@@ -264,10 +268,15 @@ class Rules(Ruleset):
     def is_over(self, state) -> bool:
         return state["phase"] == "over"
 
-    def prompt(self, state, player) -> str:
+    def secret_kinds(self, state, player) -> tuple[str, ...]:
+        # whether a player has the money to buy, or dice behind the screen for a rumor, is secret
+        return ("buy", "rumor") if state["phase"] == "action" else ()
+
+    def prompt_words(self, state, player, kinds, legal) -> str:
         phase = state["phase"]
         if phase == "action":
-            return "buy, short, dice, rumor or pass"
+            named = [k for k in ("buy", "short", "dice", "rumor", "pass") if k in kinds]
+            return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
         if phase == "roll":  # the same words for everyone: the size of a screen is secret
             return f"secret roll-phase order: bag [COMPANY ...], at most {self.data['screen_limit']} dice may stay"
         if phase == "gm-roll":
@@ -344,9 +353,19 @@ class Rules(Ruleset):
         board = state["companies"][c]["dice"]
         if not contains(board, faces):
             shows = " ".join(map(str, board)) or "no dice"
-            missing = " ".join(map(str, sorted((Counter(faces) - Counter(board)).elements())))
-            raise IllegalOrder(f"{c}'s dice show {shows}; there is no {missing} among them to take", text)
+            raise IllegalOrder(f"{c}'s dice show {shows}; there is {self.dice_missing(board, faces)} among them to take", text)
         return Order(player, "dice", (c, *faces))
+
+    def dice_missing(self, board, faces) -> str:
+        """The dice of `faces` that `board` lacks: "no 2", "no second 6", "no second or third 5
+        and no 1" (version 3 wrote the missing faces alone: "no 6" for a second 6)."""
+        have, want = Counter(board), Counter(faces)
+        out = []
+        for f in sorted(want):
+            if want[f] > have[f]:
+                nth = " or ".join(ORDINALS.get(k, f"{k}th") for k in range(have[f] + 1, want[f] + 1))
+                out.append(f"no {nth} {f}" if have[f] else f"no {f}")
+        return " and ".join(out)
 
     def face(self, word, text) -> int:
         n = parse_count(word, text, what="die face")

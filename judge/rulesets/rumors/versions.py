@@ -2,6 +2,10 @@
 strand a running game): each a subclass of the newer rules overriding what differs, found by
 `Ruleset.at_version`.
 
+Version 3 (game files written before 2026-11-27): a refusal of dice named the faces missing,
+not which die: with dice 3 4 6, `dice Banana 6 6` was refused with "there is no 6 among them"
+(version 4: "no second 6"). The words are kept, since a standing order's note saves them.
+
 Version 2 (game files written before 2026-11-24): a short the supply could not cover even
 with every discard returned was refused, which told the player the total of all multiplier
 boards; `bag none` and `bag extra` were no roll-phase orders, and a second `bag` line after
@@ -14,13 +18,22 @@ changes (a buy or short took or freed the difference in tokens), so the public s
 something of the holdings."""
 from __future__ import annotations
 
+from collections import Counter
+
 from judge.engine.orders import pick
 from judge.engine.ruleset import fail
 from judge.rulesets.rumors.ruleset import Rumors
 from judge.rulesets.rumors.tokens import tokens
 
 
-class RumorsV2(Rumors):
+class RumorsV3(Rumors):
+    version = 3
+
+    def dice_missing(self, board, faces) -> str:
+        return "no " + " ".join(map(str, sorted((Counter(faces) - Counter(board)).elements())))
+
+
+class RumorsV2(RumorsV3):
     version = 2
     max_moves = 350
 
@@ -43,6 +56,10 @@ class RumorsV2(Rumors):
 
     def revealed(self, before, after) -> str:
         return self.roll_revealed(before, after)
+
+    def secret_kinds(self, state, player) -> tuple[str, ...]:
+        # a short's legality counted every player's discards
+        return ("buy", "short", "rumor") if state["phase"] == "action" else ()
 
     def shown_short_counts(self, state, player, c) -> list[int]:
         # the legal shorts depend on every player's discards: only the awaited player, whose

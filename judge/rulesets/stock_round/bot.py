@@ -53,7 +53,7 @@ class Bot:
         if view["player"] == GM:
             return self.gm_bot(view, rng)
         if view.get("emergency"):  # the fewest shares of a company other than the one buying the train
-            if orders == ["bankrupt"]:
+            if "bankrupt" in orders:  # (versions 2-5: only with nothing left to sell)
                 return "bankrupt"
             return min(orders, key=fewest_shares_but_of(view["emergency"]["company"]))
         if view["sale"]:
@@ -100,9 +100,11 @@ class Bot:
         while it has fewer than two or cannot pay for the next."""
         orders = view["orders"]
         nxt = view["trains"]["next"]
-        for c in view["companies"]:
-            if c["floated"] and not c["trains"] and f"train {c['name']} {nxt}" in orders:
-                return f"train {c['name']} {nxt}"
+        for c in view["companies"]:  # one without trains buys the next train, or the cheapest it may (version 6)
+            buys = [o for o in orders if o.startswith(f"train {c['name']} ") and len(o.split()) <= 4]  # bank, pool
+            if c["floated"] and not c["trains"] and buys:
+                return f"train {c['name']} {nxt}" if f"train {c['name']} {nxt}" in buys else \
+                    min(buys, key=lambda o: self.train(o.split()[2])["cost"])
         for c in view["companies"]:
             if not c["floated"] or c["name"] in view["operated"]:
                 continue

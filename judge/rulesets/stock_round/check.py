@@ -91,6 +91,6 @@ class Check:
             fail("state.discard must list companies")
         e = state["emergency"]
         if e and (e.get("company") not in self.started(state) or e.get("train") not in self.train_types()
-                  or state["phase"] != "operating"):
+                  or state["phase"] != "operating" or e.get("seller", e["company"]) not in self.companies):
             fail("state.emergency is inconsistent: no started company or train, or not in an operating round")
 

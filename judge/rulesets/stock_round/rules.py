@@ -13,7 +13,8 @@ These are the current rules; the registered ruleset (ruleset.py) adds the standi
 the bots and the check. Older versions are subclasses overriding the hook methods that differ
 (versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
 version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md);
-version 5 changes only the words of the first event.
+version 5 changes only the words of the first event; version 6 plays 1830's trains, the
+director's help and bankruptcy as 18xx.games does (issue 36).
 """
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ GM_VERBS = ("operate", "train", "done", "end")
 MAX_ROUNDS = 20
 
 
+def by_1830(reason: str) -> str:
+    """A refusal by a rule 1876v2 takes from 1830, saying why an 1830 rule applies: the
+    rulebook lists only how 1876v2 differs from 1830 (docs/stock-round.md, "Where each rule
+    comes from")."""
+    return f"{reason} (a rule of 1830, which 1876v2 keeps where its rulebook is silent: docs/stock-round.md)"
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -47,8 +55,8 @@ class Rules(Ruleset):
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
     title = "Stock Round (1876v2 Trinidad)"
-    version = 5
-    old_versions = (1, 2, 3, 4)
+    version = 6
+    old_versions = (1, 2, 3, 4, 5)
     # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
     changes = {
         2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
@@ -66,20 +74,35 @@ class Rules(Ruleset):
             "trains change hands between companies from phase 2"),
         5: ("the first event says the money each player receives, no longer also who has the priority "
             "deal (the round's first event says it)",),
+        6: ("rusting removes every train of the old type, those in the open market too",
+            "the D is on sale from the first 6, and a 4, 5 or 6 may be traded in for $300 off (train CO D trade 4)",
+            "a company whose director helps pay for a train may buy only the cheapest available (the open market's "
+            "included), or another company's train at most at its face value",
+            "a player over the certificate limit sells until at the limit (more than one sale a turn if need be)",
+            "a director may go bankrupt once their shares cannot raise what they owe: their shares go to the Pool, "
+            "their money to the bank, and the game ends ranked by value",
+            "a company buys trains from other companies up to its train limit in an operating round (was one)",
+            "a share the Pool absorbs on the first column (not the bottom row) pays the price one row down",
+            f"a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt (at the latest after "
+            f"{MAX_ROUNDS} sets); the option rounds, which an upgraded game keeps, ends it after that many sets"),
     }
     min_players, max_players = 3, 6
     options = (
-        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
-                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
-                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
+        Option("rounds", 0, f"the game ends as 1830 ends, after the set of operating rounds in which the bank "
+                            f"breaks or at once when a director goes bankrupt (at the latest after {MAX_ROUNDS} sets); "
+                            f"rounds=1 to {MAX_ROUNDS} also ends it after that many sets of operating rounds (one set "
+                            "follows each stock round)"),
     )
+    min_rounds = 0  # the least value of the option `rounds` (0: 1830's end alone)
     # Per stock round, each player buys at most 6 shares of each company before selling it
     # and sells it at most 6 times (no buying back after a sale): at most 60 acting turns a
     # player, 720 orders for 6 players, 2,166 passes, 2,160 sale decisions, 5 re-issues; an
     # operating round takes at most 6 orders plus the 20 trains of the game. Version 2: up to 3
-    # operating rounds a set, each with at most 5 results, 5 trains bought from companies,
-    # 50 emergency sales and `done`.
-    max_moves = MAX_ROUNDS * 5300 + 40
+    # operating rounds a set, each with at most 5 results, 5 trains bought from companies
+    # (version 6: 20, up to each one's limit of 4), 50 emergency sales and `done`; the trains
+    # of the open market (discarded, traded in) at most 40 more. Version 6 ends after at most
+    # MAX_ROUNDS sets without the option `rounds`.
+    max_moves = MAX_ROUNDS * 5350 + 80
 
     # ---- components ---------------------------------------------------------------------
     @cached_property  # (read for nearly every order)
@@ -152,8 +175,8 @@ class Rules(Ruleset):
 
     def check_players(self, players, options) -> None:
         super().check_players(players, options)
-        if not 1 <= options.get("rounds", 6) <= MAX_ROUNDS:
-            raise UsageError(f"option rounds is from 1 to {MAX_ROUNDS}")
+        if not self.min_rounds <= options.get("rounds", self.option("rounds").default) <= MAX_ROUNDS:
+            raise UsageError(f"option rounds is from {self.min_rounds} to {MAX_ROUNDS}")
 
     # ---- setup --------------------------------------------------------------------------
     def setup(self, state, options, rng, setup) -> None:
@@ -278,7 +301,7 @@ class Rules(Ruleset):
         return self.why_sell_fewer(state, co, n, can) if n > can else ""
 
     def why_no_sales(self, state) -> str:
-        return "no shares are sold in the first stock round (1830)" if state["round"] == 1 else ""
+        return by_1830("no shares are sold in the first stock round") if state["round"] == 1 else ""
 
     def why_sell_fewer(self, state, co, n, can) -> str:
         """Why a sale of `n` shares of `co` is refused when only `can` may be sold."""
@@ -356,7 +379,7 @@ class Rules(Ruleset):
     def is_over(self, state) -> bool:
         return state["phase"] == "over"
 
-    def prompt(self, state, player) -> str:
+    def prompt_words(self, state, player, kinds, legal) -> str:
         sale = state["sale"]
         if sale:
             co = sale["company"]
@@ -364,8 +387,12 @@ class Rules(Ruleset):
             return f"offer yes or offer no: take one offered {co} share at ${self.price(state, co)}{who}"
         if state.get("emergency"):
             e = state["emergency"]
-            return (f"raise ${self.due(state)} for {e['company']}'s {e['train']} train: sell shares to the Pool "
-                    "(sell COMPANY N), or bankrupt when no sale is possible")
+            raise_ = f"raise ${self.due(state)} for {e['company']}'s {e['train']} train"
+            if "sell" in kinds and "bankrupt" in kinds:
+                return f"{raise_}: sell shares to the Pool (sell COMPANY N), or bankrupt, as no sales can raise it all"
+            if "sell" in kinds:
+                return f"{raise_}: sell shares to the Pool (sell COMPANY N)"
+            return f"{raise_}: no sale is possible, so bankrupt"
         if state.get("discard"):
             co = state["discard"][0]
             return f"discard {co} TYPE: {co} owns more trains than the limit of {self.train_limit(state)}"
@@ -376,12 +403,21 @@ class Rules(Ruleset):
         if phase == "stock":
             if self.must_sell(state, player):
                 return f"sell shares first: over the certificate limit of {self.cert_limit(state)}"
-            if state["sold"]:
-                return "buy one share or par a company, or pass"
-            return "sell, buy one share, par a company, or pass"
-        if phase == "operating":
-            return f"operating results: operate CO REVENUE pay|withhold, train CO TYPE{self.trade_form}, done, end game"
-        return ""
+            named = [words for kind, words in (("sell", "sell"), ("buy", "buy one share"), ("par", "par a company"),
+                                               ("pass", "pass")) if kind in kinds]
+            return ", or ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 2 else " or ".join(named)
+        results = ["operate CO REVENUE pay|withhold" if "operate" in kinds else "",
+                   f"train CO TYPE{self.train_form(legal)}" if "train" in kinds else "",
+                   "done" if "done" in kinds else "", "end game"]
+        return "operating results: " + ", ".join(r for r in results if r)
+
+    def train_form(self, legal: list[str]) -> str:
+        """How the train purchases `legal` now are written: ` [pool|from CO PRICE]` when a
+        train of the open market and one of another company may be bought."""
+        forms = [f for f, there in (("pool", any(o.startswith("train") and o.endswith(" pool") for o in legal)),
+                                    ("from CO PRICE", any(o.startswith("train") and " from " in o for o in legal)))
+                 if there]
+        return f" [{'|'.join(forms)}]" if forms else ""
 
     def legal_orders(self, state, player) -> list[str]:
         if player not in self.awaiting(state):
@@ -390,7 +426,7 @@ class Rules(Ruleset):
             return ["offer yes", "offer no"]
         if state.get("emergency"):
             sales = [f"sell {co} {n}" for co in self.companies for n in self.emergency_sales(state, co)]
-            return sales or ["bankrupt"]
+            return sales + ["bankrupt"] if self.may_go_bankrupt(state, sales) else sales
         if state.get("discard"):
             co = state["discard"][0]
             return [f"discard {co} {t}" for t in self.train_types() if t in state["companies"][co]["trains"]]
@@ -415,12 +451,16 @@ class Rules(Ruleset):
         its cost), and for each company to operate a range of typical revenues (any multiple of
         10 is accepted)."""
         orders = []
-        kind = self.next_train(state)
+        on_sale = self.on_sale(state)
         operating = self.operating(state)
         trading = not self.why_no_trades(state)
         for co in operating:
-            if kind and not self.why_not_train(state, co, kind):
-                orders.append(f"train {co} {kind}")
+            for kind in on_sale:
+                if not self.why_not_train(state, co, kind):
+                    orders.append(f"train {co} {kind}")
+                orders += [f"train {co} {kind} trade {old}" for old in self.train_types()
+                           if self.trade_in_cost(kind, old) and old in state["companies"][co]["trains"]
+                           and not self.why_not_trade_in(state, co, kind, old)]
             orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
             # (the checks of why_not_trade, each asked once where it holds for many trades: the
             # phase, the buyer, then for each train another company owns, the price)
@@ -461,7 +501,6 @@ class Rules(Ruleset):
             return f"{co} owns no train: its revenue is 0 (operate {co} 0 withhold)"
         return f"{co}'s trains ({' '.join(trains)}) run at most ${top} ($40 a stop)"
 
-    trade_form = " [pool|from CO PRICE]"  # how a trade between companies is written (prompts)
 
     def default_order(self, state, player):
         if state["sale"]:
@@ -543,8 +582,8 @@ class Rules(Ruleset):
             n = parse_count(args[1], text)
             if n == 0:
                 raise OrderSyntaxError("sell at least 1 share (or pass)", text)
-            if state["sold"]:
-                raise IllegalOrder(f"you sold {state['sold']} shares this turn: buy one share or pass", text)
+            if state["sold"] and not self.must_sell(state, player):
+                raise IllegalOrder(f"you sold {plural(state['sold'], 'share')} this turn: buy one share or pass", text)
             why = self.why_not_sell(state, player, co, n)
             if why:
                 raise IllegalOrder(why, text)
@@ -566,9 +605,11 @@ class Rules(Ruleset):
         return Order(player, "par", (co, par))
 
     def must_sell(self, state, player) -> bool:
-        """1830: a player over the certificate limit must sell at the start of their turn, before
-        anything else, while they can sell (buy_sell_par_shares.rb must_sell?)."""
-        if state["sold"] or state["sale"] or self.certs(state, player) <= self.cert_limit(state):
+        """1830: a player over the certificate limit must sell before anything else, while they
+        can sell, and (version 6) again after a sale that leaves them over it: a turn's one sale
+        of the variant gives way, as 1830 re-checks after every action (step/buy_sell_par_shares.rb
+        actions: ['sell_shares'] while must_sell?)."""
+        if state["sale"] or self.certs(state, player) <= self.cert_limit(state):
             return False
         return any(self.sellable(state, player, co) for co in self.companies)
 
@@ -591,7 +632,7 @@ class Rules(Ruleset):
             if args:
                 raise OrderSyntaxError("'bankrupt' takes nothing after it", text)
             sales = self.legal_orders(state, player)
-            if sales != ["bankrupt"]:
+            if "bankrupt" not in sales:
                 raise IllegalOrder(f"you can still raise money: {', '.join(sales[:4])}{' ...' if len(sales) > 4 else ''}", text)
             return Order(player, "bankrupt")
         if verb != "sell":
@@ -611,13 +652,25 @@ class Rules(Ruleset):
         """What the director must still raise for the emergency train."""
         e = state["emergency"]
         c = state["companies"][e["company"]]
-        return self.train(e["train"])["cost"] - c["treasury"] - state["players"][c["director"]]["money"]
+        return self.train_price(e) - c["treasury"] - state["players"][c["director"]]["money"]
 
     def why_not_emergency_sale(self, state, p, co, n) -> str:
         """1830: to the Pool within its 50%; not giving up the directorship of the company
         buying the train; no more shares than needed."""
+        why = self.why_not_dump(state, p, co, n, state["emergency"]["company"])
+        if why:
+            return why
+        price = self.price(state, co)
+        if (n - 1) * price >= self.due(state):
+            return f"you need ${self.due(state)}: {plural(n - 1, co + ' share')} at ${price} will do (sell no more than needed)"
+        return ""
+
+    def why_not_dump(self, state, p, co, n, buying) -> str:
+        """Why `p` may not sell `n` shares of `co` to the Pool toward a train of company `buying`,
+        need aside (step/emergency_money.rb sellable_bundle?: the Pool within its 50%, the
+        certificate only to a holder of 2, never the directorship of `buying`)."""
         c = state["companies"][co]
-        held, price = c["shares"][p], self.price(state, co) if c["token"] else 0
+        held = c["shares"][p]
         if not held:
             return f"you hold no {co} shares"
         if n > held:
@@ -627,15 +680,33 @@ class Rules(Ruleset):
             return f"the Pool holds {plural(c['pool'], co + ' share')} and may hold at most {self.data['pool_limit']} (50%)"
         if c["director"] == p:
             keep = self.data["director_shares"]
-            if co == state["emergency"]["company"]:
+            if co == buying:
                 keep = max(keep, self.others_most(state, p, co))
                 if held - n < keep:
                     return f"you would give up the directorship of {co}, whose train you pay for: sell at most {held - keep}"
             elif self.others_most(state, p, co) < keep and held - n < keep:
                 return f"you keep the director's certificate of {co} (nobody else holds {keep} shares): sell at most {held - keep}"
-        if (n - 1) * price >= self.due(state):
-            return f"you need ${self.due(state)}: {plural(n - 1, co + ' share')} at ${price} will do (sell no more than needed)"
         return ""
+
+    def liquidity(self, state, p, buying) -> int:
+        """What director `p` can raise toward a train of company `buying` by selling shares to the
+        Pool at today's prices: of each company the most they may sell (1830: base.rb liquidity,
+        value_for_sellable: the largest sellable bundle at the current price)."""
+        total = 0
+        for co in self.started(state):
+            total += self.most_dumped(state, p, co, buying) * self.price(state, co)
+        return total
+
+    def most_dumped(self, state, p, co, buying) -> int:
+        """The most shares of `co` that `p` may sell to the Pool toward `buying`'s train, need aside."""
+        return next((n for n in range(state["companies"][co]["shares"][p], 0, -1)
+                     if not self.why_not_dump(state, p, co, n, buying)), 0)
+
+    def may_go_bankrupt(self, state, sales) -> bool:
+        """1830: a director may go bankrupt when what they can raise selling shares falls short
+        of what they must pay (base.rb can_go_bankrupt?: the liquidity, `sales` or not)."""
+        e = state["emergency"]
+        return self.liquidity(state, state["companies"][e["company"]]["director"], e["company"]) < self.due(state)
 
     def emergency_sales(self, state, co) -> list[int]:
         p = self.awaiting(state)[0]
@@ -690,8 +761,9 @@ class Rules(Ruleset):
             raise IllegalOrder(f"{co} has not started", text)
         if not self.operates(state, co):
             c = state["companies"][co]
-            raise IllegalOrder(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its {self.data['shares']} shares are "
-                               f"sold; it operates once {self.data['float_shares']} are (1830)", text)
+            raise IllegalOrder(by_1830(f"{co} has not floated: {self.data['shares'] - c['ipo']} of its "
+                                       f"{self.data['shares']} shares are sold; it operates once "
+                                       f"{self.data['float_shares']} are"), text)
         if verb == "train":
             return self.parse_train(state, co, args, text)
         if len(args) != 3:
@@ -710,9 +782,12 @@ class Rules(Ruleset):
         return Order(GM, "operate", (co, revenue, how))
 
     def parse_train(self, state, co, args, text) -> Order:
-        """`train CO TYPE` from the bank or `train CO TYPE from SELLER PRICE` (1830)."""
+        """`train CO TYPE` from the bank, `train CO TYPE pool` from the open market, `train CO
+        TYPE trade OLD` from the bank trading in a train, or `train CO TYPE from SELLER PRICE` (1830)."""
         if len(args) == 5 and args[2] == "from":
             return self.parse_trade(state, co, args, text)
+        if len(args) == 4 and args[2] == "trade" and self.trade_ins:
+            return self.parse_trade_in(state, co, args, text)
         if len(args) == 3 and args[2] == "pool":
             return self.parse_pool_train(state, co, args, text)
         if len(args) != 2:
@@ -726,7 +801,49 @@ class Rules(Ruleset):
             raise IllegalOrder(why, text)
         return Order(GM, "train", (co, kind))
 
-    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+    train_sources = " pool, train COMPANY TYPE trade TYPE or train COMPANY TYPE from COMPANY PRICE"
+    trade_ins = True  # (version 6) a train bought from the bank trading in an older one
+
+    def parse_trade_in(self, state, co, args, text) -> Order:
+        kind, old = (pick(a, self.train_types(), text, what="train") for a in (args[1], args[3]))
+        why = self.why_not_trade_in(state, co, kind, old)
+        if why:
+            raise IllegalOrder(why, text)
+        return Order(GM, "train", (co, kind, "trade", old))
+
+    def trade_in_cost(self, kind, old) -> int:
+        """What a `kind` train from the bank costs trading in an `old` one, or 0 when it cannot be
+        traded in for it (1830: a D for $800 with a 4, 5 or 6, g_1830/game.rb TRAINS `discount`)."""
+        t = self.train(kind)
+        off = t.get("discount", {}).get(old, 0) if self.trade_ins else 0
+        return t["cost"] - off if off else 0
+
+    def trade_in_words(self, kind) -> str:
+        """"$800 trading in a 4, 5 or 6" for a type that takes trade-ins, else ""."""
+        olds = [old for old in self.train_types() if self.trade_in_cost(kind, old)]
+        if not olds:
+            return ""
+        costs = sorted({self.trade_in_cost(kind, old) for old in olds})
+        listed = ", ".join(olds[:-1]) + " or " + olds[-1] if len(olds) > 1 else olds[0]
+        return f"${'/$'.join(map(str, costs))} trading in a {listed}"
+
+    def why_not_trade_in(self, state, co, kind, old) -> str:
+        """1830: the company pays the rest from its treasury; its director pays nothing toward a
+        trade-in (step/train.rb buy_train_action: 'Cannot contribute funds when exchanging')."""
+        cost = self.trade_in_cost(kind, old)
+        if not cost:
+            offers = self.trade_in_words(kind)
+            return f"a {kind} train is bought trading in a {old} train only where 1830 allows it" + \
+                (f" ({offers})" if offers else f" (no train is traded in for a {kind})")
+        sale = self.on_sale(state)
+        if kind not in sale:
+            return self.why_not_on_sale(sale)
+        c = state["companies"][co]
+        if old not in c["trains"]:
+            return f"{co} owns no {old} train"
+        if c["treasury"] < cost:
+            return f"{co} has ${c['treasury']}; a {kind} train trading in a {old} costs ${cost} (its director pays nothing toward it)"
+        return ""
 
     def parse_pool_train(self, state, co, args, text) -> Order:
         kind = pick(args[1], self.train_types(), text, what="train")
@@ -744,10 +861,10 @@ class Rules(Ruleset):
         """1830: a train of the open market at its face value, within the limit."""
         if kind not in self.pool_trains(state):
             return f"the open market has no {kind} train"
-        c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not self.director_helps(c):
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
-        limit = self.train_limit(state)
+        why = self.why_not_afford(state, co, kind)
+        if why:
+            return why
+        c, limit = state["companies"][co], self.train_limit(state)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
@@ -774,22 +891,53 @@ class Rules(Ruleset):
         return self.why_not_pay(state, buyer, kind, price) or self.why_not_trade_again(state, buyer)
 
     def why_not_pay(self, state, buyer, kind, price) -> str:
+        """From the treasury; or (version 6) for a company that must buy a train, at most the
+        train's face value, its director paying what the treasury lacks (1830: base.rb
+        EBUY_FROM_OTHERS = :value; step/train.rb spend_minmax, president_may_contribute? is
+        must_buy_train?: no train while the depot has one)."""
         if price < 1:
             return "a train between companies costs at least $1"
-        treasury = state["companies"][buyer]["treasury"]
-        if treasury < price:
+        c = state["companies"][buyer]
+        treasury = c["treasury"]
+        if treasury >= price:
+            return ""
+        if not self.helps_trade(state, c):
             return f"{buyer} has ${treasury}; the {kind} train costs ${price}"
+        cost = self.train(kind)["cost"]
+        if price > cost:
+            return f"{buyer} has ${treasury}: with its director's help it pays at most the {kind} train's face value, ${cost}"
+        d = c["director"]
+        most = state["players"][d]["money"] + self.liquidity(state, d, buyer)
+        if treasury + most < price:
+            return f"{buyer} has ${treasury} and its director {d} can raise at most ${most} more: the {kind} train costs ${price}"
         return ""
 
+    def helps_trade(self, state, c) -> bool:
+        """Whether the director helps company `c` buy another company's train (1830: one
+        without trains while the bank or the open market has one)."""
+        return not c["trains"] and bool(self.on_sale(state) or self.pool_trains(state))
+
     def why_not_trade_again(self, state, buyer) -> str:
-        """Why `buyer` may buy no train of another company now: it did in this operating round
-        (the judge's choice), or it is at the train limit."""
-        if buyer in state["traded"]:
-            return f"{buyer} has bought a train from another company in this operating round already"
+        """Why `buyer` may buy no train of another company now: it is at the train limit, or it
+        has bought as many from other companies in this operating round as the limit lets it
+        hold. 1830 sets no other bound: a company buys trains in its own turn only, when it
+        sells none (step/buy_train.rb; round/operating.rb), so it never buys more in a round;
+        the judge, whose game master enters a round's trades in any order, counts them, and so
+        every operating round ends (versions 2-5: one such purchase a round, the judge's choice)."""
         trains, limit = state["companies"][buyer]["trains"], self.train_limit(state)
+        bought = state["traded"].count(buyer)
+        if bought >= self.trades_a_round(limit):
+            return self.traded_words(buyer, bought, limit)
         if len(trains) >= limit:
             return f"{buyer} owns {plural(len(trains), 'train')}, the limit is {limit}"
         return ""
+
+    def trades_a_round(self, limit) -> int:
+        return limit
+
+    def traded_words(self, buyer, bought, limit) -> str:
+        return (f"{buyer} has bought {plural(bought, 'train')} from other companies in this operating round, "
+                f"as many as its limit of {limit} (1830: a company buys trains in its own turn only)")
 
     def why_no_trades(self, state) -> str:
         """Why no company may buy a train of another now, or "": 1830 sets no phase for it
@@ -803,9 +951,13 @@ class Rules(Ruleset):
         nxt = self.next_train(state)
         bare = self.must_buy(state) if nxt or self.pool_trains(state) else []
         if bare:
-            return (f"{bare[0]} owns no train and must buy one: train {bare[0]} {nxt or self.pool_trains(state)[0] + ' pool'} "
+            return (f"{bare[0]} owns no train and must buy one: {self.must_buy_order(state, bare[0])} "
                     "(its director pays what the treasury lacks)")
         return ""
+
+    def must_buy_order(self, state, co) -> str:
+        """The train named to a company that must buy one: the cheapest available."""
+        return self.cheapest(state, co)
 
     def must_buy(self, state) -> list[str]:
         """The operating companies without a train, each of which must buy one (1830)."""
@@ -829,16 +981,31 @@ class Rules(Ruleset):
     def train_limit(self, state) -> int:
         return self.phase_train(state)["limit"]
 
-    def why_not_train(self, state, co, kind) -> str:
+    def on_sale(self, state) -> list[str]:
+        """The types the bank sells now, oldest first: the next in order and (version 6) any
+        type whose `available_on` phase has begun (1830: the D from the first 6, g_1830/game.rb
+        TRAINS `available_on`; depot.rb available_upcoming_trains)."""
         nxt = self.next_train(state)
         if not nxt:
+            return []
+        bank, types = state["trains"]["bank"], self.train_types()
+        phase = types.index(self.phase_train(state)["type"])
+        return [t for t in types if bank[t] and (t == nxt or types.index(self.train(t).get("available_on", t)) <= phase)]
+
+    def why_not_on_sale(self, sale: list[str]) -> str:
+        if not sale:
             return "the bank has no trains left"
-        if kind != nxt:
-            return f"the train on sale is a {nxt} (${self.train(nxt)['cost']})"
-        c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not self.director_helps(c):
-            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
-        limit = self.purchase_limit(state, kind)
+        listed = " and ".join(f"a {t} (${self.train(t)['cost']})" for t in sale)
+        return f"the train{'s' if len(sale) > 1 else ''} on sale {'are' if len(sale) > 1 else 'is'} {listed}"
+
+    def why_not_train(self, state, co, kind) -> str:
+        sale = self.on_sale(state)
+        if kind not in sale:
+            return self.why_not_on_sale(sale)
+        why = self.why_not_afford(state, co, kind)
+        if why:
+            return why
+        c, limit = state["companies"][co], self.purchase_limit(state, kind)
         if len(c["trains"]) >= limit:
             return f"{co} owns {plural(len(c['trains']), 'train')}, the limit is {limit}"
         return ""
@@ -850,6 +1017,28 @@ class Rules(Ruleset):
         return self.train_limit(state)
 
     helps_note = " (its director pays only for a company without trains)"
+
+    def why_not_afford(self, state, co, kind) -> str:
+        """A train from the bank or the open market at its cost: from the treasury, or with the
+        director's help for a company without trains, then (version 6) only the cheapest train
+        available, the open market's included (1830: base.rb EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST,
+        step/train.rb check_for_cheapest_train; depot.rb depot_trains holds the discarded)."""
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] >= cost:
+            return ""
+        if not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        cheapest = self.cheapest(state, co)
+        least = self.train(cheapest.split()[2])["cost"]
+        if cost <= least:
+            return ""
+        return f"{co} has ${c['treasury']}: with its director's help it may buy only the cheapest train available ({cheapest}, ${least})"
+
+    def cheapest(self, state, co) -> str:
+        """The cheapest train available to `co` as its order: `train CO TYPE` from the bank
+        (the first among equals) or `train CO TYPE pool` from the open market."""
+        offers = [f"train {co} {t}" for t in self.on_sale(state)] + [f"train {co} {t} pool" for t in self.pool_trains(state)]
+        return min(offers, key=lambda o: self.train(o.split()[2])["cost"])
 
     def director_helps(self, c) -> bool:
         """Whether the director pays what the treasury of company `c` lacks for a train (1830: without trains)."""
@@ -906,13 +1095,25 @@ class Rules(Ruleset):
 
     def pool_absorbs(self, state, co, seller) -> None:
         c = state["companies"][co]
-        r, col = c["token"]
-        price = self.cell(r, col - (2 if r == len(self.grid) - 1 else 1))
+        price = self.absorb_price(*c["token"])
         self.fall(c)
         state["players"][seller]["money"] += self.bank_pay(state, price)
         c["pool"] += 1
         state["sale"]["left"] -= 1
         emit(state, f"Nobody took a {co} share: the Pool absorbs one for ${price}; {co} falls to ${self.price(state, co)}.")
+
+    def absorb_price(self, r, col) -> int:
+        """What the Pool pays absorbing a share: the price one column left, on the bottom row two
+        (the variant); and (version 6) left of the first column is one row down, as 18xx.games
+        moves a token left (stock_movement.rb TwoDimensionalMovement#left: down at the left edge;
+        #down: not below the bottom row). Versions 1-5 paid the first column's own price there."""
+        bottom = len(self.grid) - 1
+        for _ in range(2 if r == bottom else 1):
+            if col:
+                col -= 1
+            elif r < bottom:
+                r += 1
+        return self.grid[r][col]
 
     def fall(self, c: dict) -> None:
         """A share sold to the Pool: the company `c`'s token one row down (on the bottom row,
@@ -1110,6 +1311,9 @@ class Rules(Ruleset):
             self.trade(state, *order.args)
             return
         co, kind = order.args[:2]
+        if order.args[2:3] == ("trade",):
+            self.trade_in(state, co, kind, order.args[3])
+            return
         if order.args[2:] == ("pool",):
             if state["companies"][co]["treasury"] < self.train(kind)["cost"]:  # the director helps (why_not_pool_train)
                 self.emergency(state, co, kind, pool=True)
@@ -1124,6 +1328,9 @@ class Rules(Ruleset):
 
     def trade(self, state, buyer, kind, _, seller, price) -> None:
         b, s = state["companies"][buyer], state["companies"][seller]
+        if b["treasury"] < price:  # the director helps (why_not_pay)
+            self.emergency(state, buyer, kind, price=price, seller=seller)
+            return
         s["trains"].remove(kind)
         b["trains"].append(kind)
         b["treasury"] -= price
@@ -1131,30 +1338,41 @@ class Rules(Ruleset):
         state["traded"].append(buyer)
         emit(state, f"{buyer} buys a {kind} train from {seller} for ${price}.")
 
-    def emergency(self, state, co, kind, pool=False) -> None:
-        """1830: the director pays what the treasury lacks, selling shares if need be."""
-        state["emergency"] = {"company": co, "train": kind, **({"pool": True} if pool else {})}
+    def emergency(self, state, co, kind, pool=False, price=0, seller="") -> None:
+        """1830: the director pays what the treasury lacks, selling shares if need be (for a
+        train of the bank, of the open market with `pool`, or of company `seller` at `price`)."""
+        e = state["emergency"] = {"company": co, "train": kind}
+        if pool:
+            e["pool"] = True
+        if seller:
+            e.update(price=price, seller=seller)
         c = state["companies"][co]
         d = c["director"]
-        cost = self.train(kind)["cost"]
         if self.due(state) <= 0:
             self.fund_train(state)
             return
-        emit(state, f"{co} has ${c['treasury']} for a {kind} train (${cost}); its director {d} has "
+        which = f"{seller}'s {kind} train" if seller else f"a {kind} train"
+        emit(state, f"{co} has ${c['treasury']} for {which} (${self.train_price(e)}); its director {d} has "
                     f"${state['players'][d]['money']} and must sell shares to raise ${self.due(state)} more.")
+
+    def train_price(self, e) -> int:
+        """What the train of emergency `e` costs: its face value, or the price agreed with the seller."""
+        return e.get("price") or self.train(e["train"])["cost"]
 
     def fund_train(self, state) -> None:
         e = state["emergency"]
         co, kind = e["company"], e["train"]
         c = state["companies"][co]
         d = c["director"]
-        pays = self.train(kind)["cost"] - c["treasury"]
+        pays = self.train_price(e) - c["treasury"]
         state["players"][d]["money"] -= pays
         c["treasury"] += pays
         pool = e.get("pool", False)
         state["emergency"] = {}
         emit(state, f"{d} pays ${pays} toward {co}'s {kind} train.")
-        if pool:
+        if e.get("seller"):
+            self.trade(state, co, kind, "from", e["seller"], e["price"])
+        elif pool:
             self.buy_pool_train(state, co, kind)
         else:
             self.buy_train(state, co, kind)
@@ -1163,6 +1381,13 @@ class Rules(Ruleset):
         """To the Pool at market price; the token moves one row down a share (1830), on the
         bottom row one column left."""
         p, (co, n) = order.player, order.args
+        self.sell_to_pool(state, p, co, n)
+        if self.due(state) <= 0:
+            self.fund_train(state)
+        else:
+            emit(state, f"{p} must still raise ${self.due(state)}.")
+
+    def sell_to_pool(self, state, p, co, n) -> None:
         c = state["companies"][co]
         price = self.price(state, co)
         c["shares"][p] -= n
@@ -1172,35 +1397,73 @@ class Rules(Ruleset):
             self.emergency_fall(c)
         emit(state, f"{p} sells {plural(n, co + ' share')} to the Pool for ${n * price}; {co} falls to ${self.price(state, co)}.")
         self.fix_director(state, co)
-        if self.due(state) <= 0:
-            self.fund_train(state)
-        else:
-            emit(state, f"{p} must still raise ${self.due(state)}.")
 
     def do_bankrupt(self, state, order) -> None:
         e = state["emergency"]
         emit(state, f"{order.player} cannot raise ${self.due(state)} for {e['company']}'s {e['train']} train and goes bankrupt.")
+        self.sell_bankrupt(state, order.player, e["company"])
         state["emergency"] = {}
         state["bankrupt"] = order.player
         self.finish(state, f"{order.player} is bankrupt")
 
-    def buy_train(self, state, co, kind) -> None:
+    def sell_bankrupt(self, state, p, buying) -> None:
+        """1830: the bankrupt's shares go to the Pool, company by company in operating order,
+        each the most the emergency's rules let them sell (the Pool within 50%, the certificate
+        only to a holder of 2, not the directorship of `buying`), the price falling a row a share
+        and directorships changing as they do; then all their money goes to the bank
+        (step/bankrupt.rb sell_bankrupt_shares and process_bankrupt, player.set_cash(0, bank);
+        corporation.rb sort_order_key: the highest price first)."""
+        def operating_order(co):
+            r, col = state["companies"][co]["token"]
+            return -self.grid[r][col], -col, r, self.companies.index(co)
+        for co in sorted(self.started(state), key=operating_order):
+            most = self.most_dumped(state, p, co, buying)
+            if most:
+                self.sell_to_pool(state, p, co, most)
+        money = state["players"][p]["money"]
+        state["players"][p]["money"] = 0
+        state["bank"] += money
+        emit(state, f"{p}'s ${money} goes to the bank.")
+
+    def trade_in(self, state, co, kind, old) -> None:
+        """1830: the traded train goes to the open market (depot.rb reclaim_train), before the
+        new one is bought (so a traded 4 rusts at once with the first D)."""
+        state["companies"][co]["trains"].remove(old)
+        state["trains"]["pool"][old] += 1
+        self.buy_train(state, co, kind, self.trade_in_cost(kind, old), f", trading in a {old} train (to the open market)")
+
+    def buy_train(self, state, co, kind, cost=None, how="") -> None:
         c, t = state["companies"][co], self.train(kind)
         first = state["trains"]["bank"][kind] == t["count"]
-        c["treasury"] -= t["cost"]
-        state["bank"] += t["cost"]
+        cost = t["cost"] if cost is None else cost
+        c["treasury"] -= cost
+        state["bank"] += cost
         state["trains"]["bank"][kind] -= 1
         c["trains"].append(kind)
-        emit(state, f"{co} buys a {kind} train for ${t['cost']}.")
+        emit(state, f"{co} buys a {kind} train for ${cost}{how}.")
         if first and t["rusts"]:
-            old = t["rusts"]
-            for other in state["companies"].values():
-                n = other["trains"].count(old)
-                other["trains"] = [x for x in other["trains"] if x != old]
-                state["trains"]["scrapped"][old] += n
-            emit(state, f"The first {kind} train rusts every {old} train.")
+            self.rust(state, kind, t["rusts"])
         if first:
             self.crowd(state)
+
+    def rust(self, state, kind, old) -> None:
+        """The first `kind` train rusts every `old` train: the companies' and (version 6) those
+        in the open market (1830: base.rb rust_trains! rusts every train of the type, the
+        depot's discarded ones included, depot.rb remove_train)."""
+        for other in state["companies"].values():
+            n = other["trains"].count(old)
+            other["trains"] = [x for x in other["trains"] if x != old]
+            state["trains"]["scrapped"][old] += n
+        emit(state, f"The first {kind} train rusts every {old} train.")
+        self.rust_open_market(state, old)
+
+    def rust_open_market(self, state, old) -> None:
+        n = state["trains"]["pool"][old]
+        if n:
+            state["trains"]["pool"][old] = 0
+            state["trains"]["scrapped"][old] += n
+            emit(state, f"The {old} train in the open market rusts too." if n == 1 else
+                 f"The {n} {old} trains in the open market rust too.")
 
     def crowd(self, state) -> None:
         """1830: companies over the limit of the phase just begun discard trains to the open
@@ -1234,8 +1497,8 @@ class Rules(Ruleset):
             self.next_operating_round(state)
         elif state["broken"]:
             self.finish(state, "the bank is broken")
-        elif self.played(state) >= state["options"]["rounds"]:
-            self.finish(state, f"{self.played_words(state)} have been played")
+        elif self.played(state) >= self.last_set(state):
+            self.finish(state, f"{self.played_words(state)} have been played{self.cap_words(state)}")
         else:
             self.start_stock_round(state)
 
@@ -1243,12 +1506,22 @@ class Rules(Ruleset):
         """Whether another operating round of the set follows the one just over."""
         return state["or_in_set"] < state["or_count"]
 
+    def last_set(self, state) -> int:
+        """The set of operating rounds after which the game ends, the bank unbroken: the option
+        `rounds`, or (version 6, without it) MAX_ROUNDS, so that every game ends (1830 ends only
+        by the bank or a bankruptcy, base.rb GAME_END_CHECK; the judge's bots and a game whose
+        companies never operate need a last round)."""
+        return state["options"]["rounds"] or MAX_ROUNDS
+
     def played(self, state) -> int:
         """What the option `rounds` counts: sets of operating rounds (one set after each stock round)."""
         return state["round"]
 
     def played_words(self, state) -> str:
         return f"{plural(state['round'], 'set')} of operating rounds"
+
+    def cap_words(self, state) -> str:
+        return "" if state["options"]["rounds"] else ", the most a game plays"
 
     def do_end(self, state, order) -> None:
         if state.get("emergency"):
@@ -1272,8 +1545,10 @@ class Rules(Ruleset):
             money = state["players"][p]["money"]
             shares = sum(state["companies"][co]["shares"][p] * price for co, price in prices.items())
             rows.append({"player": p, "score": money + shares, "money": money, "shares": shares})
-        last = state.get("bankrupt", "")  # a bankrupt player ranks last (1830)
+        last = state.get("bankrupt", "") if self.bankrupt_last else ""  # (versions 2-5: a bankrupt player ranks last)
         return ranked(rows, lambda r: (r["player"] == last, -r["score"]))
+
+    bankrupt_last = False  # 1830 ranks everyone by value, the bankrupt too (base.rb result, player.rb value)
 
     def summary(self, state) -> dict:
         return {"round": state["round"], "phase": state["phase"], "operating_rounds": state["or_round"]}
@@ -1342,6 +1617,8 @@ class Rules(Ruleset):
             "or_in_set": state.get("or_in_set", 0), "or_count": state.get("or_count", 0), "emergency": emergency,
             "train_phase": phase["type"], "phase_rounds": phase["rounds"],
             "trains": {"next": nxt, "cost": self.train(nxt)["cost"] if nxt else 0, "limit": phase["limit"],
+                       "on_sale": [{"type": t, "cost": self.train(t)["cost"], "trade_in": self.trade_in_words(t)}
+                                   for t in self.on_sale(state)],
                        "bank": dict(state["trains"]["bank"]), "scrapped": dict(state["trains"]["scrapped"]),
                        "pool": {t: n for t, n in state["trains"].get("pool", {}).items() if n}},
             "discard": list(state.get("discard", [])), "must_sell": self.must_sell(state, state["turn"])

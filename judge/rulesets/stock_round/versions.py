@@ -4,12 +4,76 @@ hook methods that differ; `Ruleset.at_version` finds them (they are not register
 from __future__ import annotations
 
 from judge.engine.errors import OrderSyntaxError
-from judge.engine.ruleset import emit
-from judge.rulesets.stock_round.rules import plural
+from judge.engine.ruleset import Option, emit
+from judge.rulesets.stock_round.rules import MAX_ROUNDS, plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
 
-class Version4(StockRound):
+class Version5(StockRound):
+    """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market;
+    a director helps pay for any train, and for another company's only from the treasury; the D
+    trains are sold after the last 6, with no trade-in; a player over the certificate limit sells
+    once and may then pass; a director goes bankrupt only with nothing left to sell, keeping money
+    and shares, and ranks last; a company buys one train from other companies a round; the game
+    ends after the sets of operating rounds of the option `rounds` (default 6); a share the Pool
+    absorbs on the first column pays that column's price."""
+
+    version = 5
+    trade_ins = False
+    train_sources = " pool or train COMPANY TYPE from COMPANY PRICE"
+    bankrupt_last = True
+    options = (
+        Option("rounds", 6, f"the game ends after this many sets of operating rounds, one set after each "
+                            f"stock round (1 to {MAX_ROUNDS}; version 1: operating rounds) unless the game "
+                            "master ends it sooner, the bank breaks or a director goes bankrupt"),
+    )
+    min_rounds = 1
+
+    def rust_open_market(self, state, old) -> None:
+        pass
+
+    def on_sale(self, state) -> list[str]:
+        nxt = self.next_train(state)
+        return [nxt] if nxt else []
+
+    def why_not_afford(self, state, co, kind) -> str:
+        c, cost = state["companies"][co], self.train(kind)["cost"]
+        if c["treasury"] < cost and not self.director_helps(c):
+            return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
+        return ""
+
+    def helps_trade(self, state, c) -> bool:
+        return False
+
+    def last_set(self, state) -> int:
+        return state["options"]["rounds"]
+
+    def cap_words(self, state) -> str:
+        return ""
+
+    def absorb_price(self, r, col) -> int:
+        return self.cell(r, col - (2 if r == len(self.grid) - 1 else 1))
+
+    def must_sell(self, state, player) -> bool:
+        return not state["sold"] and super().must_sell(state, player)
+
+    def trades_a_round(self, limit) -> int:
+        return 1
+
+    def traded_words(self, buyer, bought, limit) -> str:
+        return f"{buyer} has bought a train from another company in this operating round already"
+
+    def may_go_bankrupt(self, state, sales) -> bool:
+        return not sales
+
+    def sell_bankrupt(self, state, p, buying) -> None:
+        pass
+
+    def must_buy_order(self, state, co) -> str:
+        return f"train {co} {self.next_train(state) or self.pool_trains(state)[0] + ' pool'}"
+
+
+class Version4(Version5):
     """Version 4: the first event also named the priority deal, which the stock round's first
     event names again."""
 
@@ -27,7 +91,6 @@ class Version3(Version4):
     left; trains change hands between companies from phase 3 only."""
 
     version = 3
-    trade_form = " [from CO PRICE]"
     train_sources = " from COMPANY PRICE"
     revenue_step = 20
 
@@ -89,7 +152,6 @@ class Version1(Version2):
     rounds); a company short of money cannot buy a train; no trains between companies."""
 
     version = 1
-    trade_form = ""
     helps_note = ""
 
     def operating_keys(self) -> dict:

@@ -167,7 +167,7 @@ def test_a_version_1_game_keeps_its_rules_and_judge_upgrade_moves_it_to_version_
     assert result.exit_code == 4 and "write just sell" in result.output
     assert "'sell none' does not exist in version 1 of the rules" in flat(result.output)
     out = ok("upgrade", path)
-    assert "from mogul-board version 1 to version 2" in out
+    assert flat("from mogul-board version 1 to version 2") in flat(out)
     again = gamefile.load(path)
     assert again.ruleset.version == 2 and "sell none" in again.ruleset.legal_orders(again.state, second)
 

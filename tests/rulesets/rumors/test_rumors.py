@@ -226,6 +226,29 @@ def test_bad_orders_are_refused_with_the_reason(order, error, reason):
     assert g.log == []
 
 
+@pytest.mark.parametrize("board, faces, missing", [
+    ([3, 4, 6], "6 6", "no second 6"),  # issue 37: it said "there is no 6 among them"
+    ([3, 4, 6], "1", "no 1"),
+    ([5, 6], "5 5 5 1 6", "no 1 and no second or third 5"),
+    ([], "2", "no 2"),
+])
+def test_a_refused_dice_order_names_the_die_that_is_missing(board, faces, missing):
+    g = new()
+    place_dice(g.state, "Edison", board)
+    shows = " ".join(map(str, board)) or "no dice"
+    with pytest.raises(IllegalOrder) as e:
+        g.submit("alice", f"dice Edison {faces}")
+    assert f"Edison's dice show {shows}; there is {missing} among them to take" in str(e.value)
+
+
+def test_version_3_keeps_its_words_for_a_missing_die_which_a_standing_orders_note_saves():
+    g = new()
+    g.ruleset = g.ruleset.at_version(3)
+    place_dice(g.state, "Edison", [3, 4, 6])
+    with pytest.raises(IllegalOrder, match="Edison's dice show 3 4 6; there is no 6 among them to take"):
+        g.submit("alice", "dice Edison 6 6")
+
+
 def test_money_cannot_go_below_zero_by_buying():
     g = new()
     g.state["players"]["alice"]["money"] = 40
@@ -236,7 +259,7 @@ def test_money_cannot_go_below_zero_by_buying():
 def test_taking_dice_needs_those_faces_and_moves_them_behind_the_screen():
     g = new()
     place_dice(g.state, "Edison", [2, 5, 5, 6])
-    with pytest.raises(IllegalOrder, match="Edison's dice show 2 5 5 6; there is no 2 among them to take"):
+    with pytest.raises(IllegalOrder, match="Edison's dice show 2 5 5 6; there is no second 2 among them to take"):
         g.submit("alice", "dice Edison 2 2")
     before = g.state["players"]["alice"]["screen"].count("Edison")
     g.submit("alice", "dice ed 5 2 5")

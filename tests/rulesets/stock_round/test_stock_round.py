@@ -21,9 +21,10 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
 
 def new(n=4, **options) -> Game:
-    """A game of version 1 (Game.new starts the current version; the rest is the same)."""
+    """A game of version 1 (Game.new starts the current version; the rest is the same, but for
+    the option `rounds`, 6 by default before version 6)."""
     game = Game.new("stock-round", NAMES[:n], seed=5, setup={"priority": "alice"},
-                    options={k: str(v) for k, v in options.items()})
+                    options={"rounds": "6", **{k: str(v) for k, v in options.items()}})
     state = Game._initial_state(SR, game.players, game.options, Rng(5), game.setup)
     return Game(SR, game.players, game.options, game.setup, Rng(5), state, [])
 
@@ -407,7 +408,9 @@ def test_rounds_option_bounds_the_game():
     play(g, "alice: pass", "bob: pass", "carol: pass", "dave: pass", "gm: done")
     assert g.is_over()
     with pytest.raises(UsageError, match="rounds is from 1 to 20"):
-        new(rounds=0)
+        SR.check_players(NAMES[:4], {"rounds": 0})  # version 1 (to 5) always had a last set
+    with pytest.raises(UsageError, match="rounds is from 0 to 20"):
+        new(rounds=21)
 
 
 def test_check_names_what_does_not_add_up():

@@ -83,8 +83,12 @@ ALL_PASS = ("c: pass", "a: pass", "b: pass")
 
 
 def set_version(path, version):
-    """A new game of an older `version` of the rules (as a game file written then would be)."""
-    path.write_text(re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1))
+    """A new game of an older `version` of the rules (as a game file written then would be:
+    before version 6 the option `rounds` was 6 by default)."""
+    text = re.sub(r"(?m)^ruleset_version = \d+$", f"ruleset_version = {version}", path.read_text(), count=1)
+    if version < 6:
+        text = re.sub(r"(?m)^rounds = 0$", "rounds = 6", text)
+    path.write_text(text)
     assert gamefile.load(path).ruleset.version == version
 
 
@@ -219,7 +223,8 @@ def test_a_director_may_not_sell_down_into_a_full_pool_even_with_another_holder_
 def test_no_sales_in_the_first_stock_round(tmp_path):
     path = new(tmp_path)
     play(path, "a: par FTR 60", "b: buy FTR company", "c: buy FTR company", "a: buy FTR company")
-    refused(path, "b: sell FTR 1", "no shares are sold in the first stock round (1830)")
+    refused(path, "b: sell FTR 1", "no shares are sold in the first stock round (a rule of 1830, which 1876v2 "
+                                   "keeps where its rulebook is silent: docs/stock-round.md)")
     assert not [o for o in view(path, "b")["orders"] if o.startswith("sell")]
     refused(path, "b: sell SFR 1", "no shares are sold in the first stock round")
 
@@ -438,18 +443,18 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
 
 
 def test_judge_upgrade_moves_a_version_2_game_to_the_current_version_saying_what_changes(tmp_path):
-    """This version 2 game's log fits versions 4 and 5 (none of its orders is refused by the new rules)."""
+    """This version 2 game's log fits versions 3 to 6 (none of its orders is refused by the new rules)."""
     path = tmp_path / "v2.toml"
     shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
     assert gamefile.load(path).ruleset.version == 2
     out = ok("upgrade", path)
-    assert "from stock-round version 2 to version 5" in out
+    assert flat("from stock-round version 2 to version 6") in flat(out)
     assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
     assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
     assert "no longer also who has the priority deal" in flat(out)  # version 5 (its line wrapped)
     ok("verify", path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 5
+    assert game.ruleset.version == 6
     bots.play_out(game)
     assert game.is_over() and game.differences(game.replay()) == []
 
@@ -477,7 +482,7 @@ def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_pat
 def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_path):
     path = issue_1(tmp_path)
     report = ok("show", path, "--as", "c")
-    assert "Operating round 1: 1 of 1 after stock round 1 (of at most 6).\nPriority deal: c." in report
+    assert "Operating round 1: 1 of 1 after stock round 1.\nPriority deal: c." in report  # (no option rounds)
     assert "Pool at$" in report
     ftr = next(line for line in report.splitlines() if line.startswith("  FTR "))
     assert ftr.split()[6] == "66"  # the Pool's price: one column right of 60
@@ -492,8 +497,10 @@ def test_the_report_shows_pool_prices_net_worth_passes_and_plain_refusals(tmp_pa
 
 
 # ---- the whole game ----------------------------------------------------------------------------
-def test_six_sets_of_operating_rounds_through_every_phase_between_bots():
-    """Two sensible and two random bots, the game master's bot entering the results."""
+def test_a_game_between_bots_runs_through_every_phase_until_the_bank_breaks():
+    """Two sensible and two random bots, the game master's bot entering the results; version 6
+    ends the game as 1830 does, here when the bank breaks, after a seventh set of operating
+    rounds that the option `rounds` of older versions (6 by default) would not have played."""
     game = Game.new("stock-round", bots.NAMES[:4], seed=1)
     kinds = {p: "sensible" if i % 2 == 0 else "random" for i, p in enumerate(game.players)}
     changes, sets = 0, {}
@@ -507,7 +514,8 @@ def test_six_sets_of_operating_rounds_through_every_phase_between_bots():
             sets[state["round"]] = (SR.phase_train(state)["type"], state["or_count"])
         SR.check(state)
     state = game.state
-    assert "6 sets of operating rounds have been played" in state["events"][-1]["text"]
+    assert "The bank is broken" in " ".join(e["text"] for e in state["events"])
+    assert state["events"][-1]["text"].startswith("The game ends (the bank is broken); ") and state["round"] == 7
     assert SR.phase_train(state)["type"] == "D"
     assert state["trains"]["scrapped"] == {"2": 6, "3": 3, "4": 3, "5": 0, "6": 0, "D": 0}  # rusted by 4, 6 and D
     assert sets[1] == ("2", 1) and {n for _, n in sets.values()} == {1, 2, 3}
@@ -525,7 +533,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 5: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 6: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in flat(result.output)
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules

@@ -1,0 +1,56 @@
+"""A README a newcomer reads to the end (issue 37, item 7): at most 200 lines, what the judge
+is, setting up, one game, and a paragraph each for mail, the site and the league; the rest is
+in docs/, and every link of the README and the docs leads to a page (and a heading) that is
+there."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as dashes."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return {slug(m[1]) for m in re.finditer(r"^#+ (.+)$", text, re.M)}
+
+
+def test_the_readme_stays_short():
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, f"README.md has {lines} lines; at most 200: move the details to docs/"
+
+
+def test_the_readme_says_what_a_newcomer_looks_for():
+    text = README.read_text(encoding="utf-8")
+    for heading in ("## Set up", "## A game from the shell", "## Play by email", "## A static site of the games",
+                    "## The league", "## Tests"):
+        assert f"\n{heading}\n" in text
+    for package in ("procmail", "chromium", "chromium-driver", "dovecot-imapd"):
+        assert f"`{package}`" in text
+    for page in ("docs/samples.md", "docs/proofs-and-benchmarks.md", "docs/commands.md", "docs/mail.md"):
+        assert f"]({page})" in text
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda d: str(d.relative_to(ROOT)))
+def test_every_link_leads_somewhere(doc):
+    broken = []
+    for target in LINK.findall(doc.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # (http:, mailto:)
+        page, _, anchor = target.partition("#")
+        where = (doc.parent / page).resolve() if page else doc
+        if not where.exists():
+            broken.append(target)
+        elif anchor and where.suffix == ".md" and anchor not in anchors(where):
+            broken.append(target)
+    assert not broken, f"{doc.relative_to(ROOT)}: broken links {broken}"
