@@ -1,8 +1,12 @@
 """What the registry-wide proofs run over: every registered ruleset, at every player count,
-with its default options and with each option set away from its default."""
+with its default options and with each option set away from its default; what a player is
+told of a position (`information`); where docs/architecture.md says what a ruleset must do
+(`contract_line`)."""
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 from judge.engine import bots, ruleset, standing
 from judge.engine.errors import JudgeError, UsageError
@@ -13,6 +17,51 @@ from judge.engine.ruleset import GM
 
 def every_name() -> list[str]:
     return [rs.name for rs in ruleset.every()]
+
+
+def with_standing_orders() -> list[str]:
+    """The rulesets that have standing orders (a vocabulary: `standing_starts`)."""
+    return [rs.name for rs in ruleset.every() if rs.standing_starts]
+
+
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
+
+
+def contract_line(group: str, term: str) -> str:
+    """Where docs/architecture.md's checklist of a new ruleset says what `term` must do: the
+    first line naming it after the heading that begins with `group` (a key of
+    judge/engine/ruleset.py CONTRACT, e.g. "Hooks every", "Declared", "Keys every view")."""
+    lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(group)), 0)
+    for i in range(start, len(lines)):
+        if lines[i].startswith((f"- [ ] `{term}`", f"- [ ] `{term}(")):
+            return f"docs/architecture.md:{i + 1}: {lines[i][6:]}"
+    return f"docs/architecture.md names no `{term}` under {group!r}"
+
+
+def information(game: Game, player: str | None) -> dict:
+    """Everything the judge tells `player` (None: the public, GM: the game master) of the
+    position: their whole view as their report gets it (every event the game keeps that they
+    were told, not only the report's last 12; their orders, the report's extras, their
+    standing orders), that report as rendered, and what anyone may read at any move
+    (`judge status`: the ruleset's summary, prompts, winners; `judge standings`)."""
+    from judge.engine.report import render
+
+    view = game.view(player)
+    return {"view": json.dumps(view, sort_keys=True, ensure_ascii=False, indent=1), "report": render(view),
+            "status": json.dumps(game.status(), sort_keys=True),
+            "standings": json.dumps(game.ruleset.standings(game.state), sort_keys=True)}
+
+
+def sees(game: Game, player: str | None) -> str:
+    """What `player` reads of the position, cheaply (a policy's view, every event they were
+    told, the standings and summary anyone reads): what tells them whether an order showed
+    them something."""
+    from judge.engine.ruleset import visible_events
+
+    state, rs = game.state, game.ruleset
+    return json.dumps([game.view(player, report=False), visible_events(state, player), rs.standings(state),
+                       rs.summary(state)], sort_keys=True)
 
 
 def option_sets(rs) -> list[dict]:

@@ -1,14 +1,20 @@
 """What every ruleset declares and implements, and the registry that finds rulesets by name.
 
-A ruleset is one module in judge/rulesets/ defining a subclass of `Ruleset` decorated with
-`@register`. Its state is a plain dict of TOML-able values (str, int, bool, lists, dicts with
-string keys; no None). The core owns four keys of it: `move` (the move number), `seats`
-(the players in seat order), `options` (the game's option values) and `events` (the recent
-events, see `emit`).
+A ruleset is a package judge/rulesets/<name>/ (the name with - as _) whose import registers a
+subclass of `Ruleset` with `@register`. `CONTRACT` below lists everything the core reads of a
+ruleset or writes for it: what it declares, the hooks it implements (each hook's docstring
+says exactly what it means and who calls it), the keys every view has, what is public and
+the keys of the state the core owns; docs/architecture.md "A new ruleset" is the checklist made
+from it (tests/engine/test_contract.py checks both, and every registered ruleset against it).
+
+A ruleset's state is a plain dict of TOML-able values (str, int, bool, lists, dicts with
+string keys; no None). The core owns seven keys of it (`CORE_STATE_KEYS`); the ruleset reads
+them and writes none but `events` (through `emit`).
 """
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from functools import cached_property, wraps
 
@@ -19,6 +25,44 @@ from judge.engine.paths import resource
 
 GM = "gm"  # the game master, who may be awaited (dice entered by hand, operating results)
 KEEP_EVENTS = 40  # events kept in the state for reports
+
+# The keys of the state the core owns: a ruleset reads them and writes none but `events`.
+CORE_STATE_KEYS = {
+    "move": "the move number: Game.submit raises it after each order (the secret orders of a "
+            "simultaneous phase share one)",
+    "seats": "the players in seat order, clockwise (judge/engine/seats.py walks round them)",
+    "options": "the game's option values",
+    "events": "the recent events, the last KEEP_EVENTS of them (write them with `emit`)",
+    "ended": "set by the game master's logged order `end by agreement`: `is_over` and `awaiting` "
+             "see it without the ruleset's help",
+    "standing": "the players' standing orders (judge/engine/standing.py)",
+    "judged": "the judge's own entries of the log replayed so far (judge/engine/facts.py), absent "
+              "until the first: an upgrade, a missed deadline, a resignation, a seat handed on, the end",
+}
+# The keys every view of the ruleset holds (besides those the core adds, `Ruleset.view`).
+VIEW_KEYS = {
+    "title": "the game's title: the first line of every report and the site's page",
+    "standings": "the final standings (`standings`) once the game is over, else what the "
+                 "report shows of them while it runs (or []): the report's final table, the "
+                 "public record's scores, the site's winners",
+}
+
+# What shows hidden facts in play (`Information.reveals`).
+GENERATOR = "generator"  # the generator draws during play (dice, a card drawn at random)
+PILE = "pile"  # a pile shuffled at setup is turned over in play, with no draw when it turns
+SIMULTANEOUS = "simultaneous"  # players give secret orders at once, carried out when the last is in
+REVEALS = (GENERATOR, PILE, SIMULTANEOUS)
+
+
+@dataclass(frozen=True)
+class Information:
+    """What of a game is hidden while it runs and what shows it, declared up front (as OpenSpiel's
+    `GameType` declares its information and its chance). tests/engine/test_contract.py holds
+    every ruleset to its declaration in random games; the fair-play proof needs none of it to
+    find an order that showed something (it compares views)."""
+
+    secret: bool  # something is hidden from some player while the game runs: `resample_hidden` redraws it
+    reveals: tuple[str, ...] = ()  # what shows hidden facts in play: GENERATOR, PILE, SIMULTANEOUS
 
 
 @dataclass(frozen=True)
@@ -96,7 +140,8 @@ class Ruleset:
             if name in cls.__dict__:
                 setattr(cls, name, _agreed_end(cls.__dict__[name], ended))
 
-    name = ""
+    # ---- declared (class attributes; CONTRACT says what reads each) -------------------------
+    name = ""  # the registry's name: judge/rulesets/<name with - as _>/ registers it
     title = ""
     version = 1  # the rules a new game is played by; bump it when a change alters play
     # Older versions still played for the game files that were written under them (never
@@ -111,6 +156,12 @@ class Ruleset:
     options: tuple[Option, ...] = ()
     max_moves = 1000  # no game of this ruleset runs longer (accepted orders)
     data_name = ""  # games/<data_name>.toml; defaults to the ruleset's name
+    verbs: tuple[str, ...] = ()  # the first word of every order, the players' and the game master's
+    information: Information | None = None  # what is hidden and what shows it (every ruleset declares it)
+    score_parts: tuple[str, ...] = ()  # the final standings' columns that add up to `score`
+    # What the sensible bot does by standing orders (`bot_standing`), held to by tests/engine/test_bots.py:
+    bot_standing_exact = False  # the same public orders, so the same games, as the bot ordering by hand
+    bot_exchanges_a_round = 0.0  # at most this many exchanges by mail a round (0: fewer than by hand)
     # What each key of a setup file (`judge new --setup`) sets instead of the judge's draws, in
     # a few public words ({"deck": "the pile"}): every report names them (Game.set_by_gm).
     setup_words: dict[str, str] = {}
@@ -174,78 +225,93 @@ class Ruleset:
     def default_options(self) -> dict:
         return {o.name: o.default for o in self.options}
 
-    def check_players(self, players: list[str], options: dict) -> None:
-        n = len(players)
-        if not self.min_players <= n <= self.max_players:
-            raise UsageError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}"
-            )
-
-    # ---- hooks every ruleset implements -------------------------------------------------
+    # ---- hooks every ruleset implements (each docstring: what it means, then who calls it) ----
     def setup(self, state: dict, options: dict, rng, setup: dict) -> None:
         """Fill the initial state (which already holds move, seats, options and events).
-        `setup` fixes what would otherwise be drawn from `rng`; raise UsageError if it is bad."""
+        `setup` fixes what would otherwise be drawn from `rng`; raise UsageError if it is bad.
+        Called by: Game.new and Game.replay (judge/engine/game.py)."""
         raise NotImplementedError
 
     def awaiting(self, state: dict) -> list[str]:
-        """The players (or GM) whose orders are awaited now; empty when the game is over."""
+        """The players (or GM) whose orders are awaited now; empty when the game is over.
+        Public. Called by: Game (whose turn it is, views, status), standing orders, bots,
+        judge tick and the gateway."""
         raise NotImplementedError
 
     def parse(self, state: dict, player: str, text: str) -> Order:
         """The only legality check: the order `text` of `player` in `state`. `player` is awaited,
         or is GM (game master orders reach parse whether or not GM is awaited: refuse those out
         of place with NotYourTurn or IllegalOrder). Raise OrderSyntaxError, IllegalOrder,
-        AmbiguousOrder with the reason and `text`."""
+        AmbiguousOrder with the reason and `text`. Every order begins with one of `verbs`.
+        Called by: Game.submit and Game.replay, before anything changes."""
         raise NotImplementedError
 
     def apply(self, state: dict, order: Order, rng) -> None:
-        """Carry out a parsed order, changing `state` in place and emitting events."""
+        """Carry out a parsed order, changing `state` in place and emitting events (`emit`);
+        never `move`, which the core raises. Called by: Game.submit and Game.replay."""
         raise NotImplementedError
 
     def legal_orders(self, state: dict, player: str) -> list[str]:
-        """Every order `player` may give now, spelled as the judge accepts them."""
+        """Every order `player` may give now, spelled as the judge accepts them (each parses).
+        Called by: Game.view (`orders`, for an awaited player), `default_order`, judge orders,
+        the random bot."""
         raise NotImplementedError
 
     def prompt_words(self, state: dict, player: str, kinds: list[str], legal: list[str]) -> str:
         """What `player` is awaited for, in a few words, naming exactly the `kinds` of order
         (first words: "sell", "buy", ...) and no other; `legal` is `legal_orders`. Public: it
         appears in every report and in the refusal sent to a player who orders out of turn.
-        Called by `prompt` alone, never directly."""
+        Called by: `prompt` alone, never directly."""
         raise NotImplementedError
 
     def is_over(self, state: dict) -> bool:
+        """Whether the game has ended (an agreed end too: the core wraps the hook). Public.
+        Called by: Game and nearly every caller of it."""
         raise NotImplementedError
 
     def standings(self, state: dict) -> list[dict]:
-        """[{player, score, rank, ...}] best first; at the end the final ranking."""
+        """[{player, rank, score, ...}] best first, every player once (whole numbers); at the
+        end the final ranking (`score` then made of `score_parts`). Public at every move:
+        while the game runs, a ruleset whose scores are secret gives rows of {player, secret,
+        public} instead, saying in words what is secret and what is public. Called by: judge
+        standings, the public record (a row every move), the league, `winners`, judge simulate."""
         raise NotImplementedError
 
     def view(self, state: dict, player: str | None) -> dict:
-        """What `player` may see (None: the public, GM: everything). JSON-able. The core adds
-        ruleset, move, player, awaiting, prompts, events, game_over and (for the awaited
-        player) orders."""
+        """What `player` may see (None: the public, GM: everything). JSON-able, with every key
+        of VIEW_KEYS. The core adds ruleset, move, player, awaiting, prompts, events,
+        game_over, commitment and (for the awaited player) orders. Called by: Game.view, the
+        only door to a report, a bot, a standing order and the public record's rows."""
         raise NotImplementedError
 
-    def report_view(self, state: dict, player: str | None, view: dict) -> None:
-        """Add to `player`'s `view` what only their report shows, never a policy's input (a
-        bot or standing order reads the view without it): help for a person that costs too
-        much to compute at every bot decision. The same rule as `view`: only what they may see."""
-
     def check(self, state: dict) -> None:
-        """Raise GameFileError naming what is inconsistent (conservation, phase, turn)."""
+        """Raise GameFileError naming what is inconsistent (conservation, phase, turn).
+        Called by: loading a game file (Game.from_dict); the random-play test after every
+        order."""
         raise NotImplementedError
 
     def summary(self, state: dict) -> dict:
-        """Round and phase for `judge status`."""
+        """{round, phase, ...}: the game's own round (a whole number that never goes back,
+        above 0 once the game is over) and phase, in public words. Public. Called by:
+        Game.status (judge status), `standing_round` (how long a standing order lasts),
+        bots.play_out and judge simulate (rounds), the proofs (where a round or phase ends)."""
         raise NotImplementedError
 
     def resample_hidden(self, state: dict, player: str, rng) -> dict:
         """A changed copy of `state` in which what `player` (None: the public, who knows only
         the public view) may not know (other players' secrets,
         the order of undealt cards, others' secret orders) is redrawn consistently with all that
-        `player` has seen. The privacy tests check that `player`'s view stays byte-for-byte the
-        same; the change must be real whenever something is hidden from `player`."""
+        `player` has seen. The privacy tests check that `player`'s whole information stays
+        byte-for-byte the same; the change must be real whenever something is hidden from
+        `player`. Called by: the privacy and fair-play proofs (tests/proofs/), never the judge."""
         raise NotImplementedError
+
+    def bot_order(self, view: dict, rng) -> str:
+        """A sensible order chosen from the player's own view only (`view` with `orders`;
+        the default, a random legal order, is the random bot's, and every ruleset has a
+        sensible one of its own). Called by: judge bot, judge play, judge simulate, a missed
+        deadline without a default order."""
+        return rng.choice(view["orders"])
 
     # ---- hooks with a default -------------------------------------------------------------
     def prompt(self, state: dict, player: str, legal: list[str] | None = None) -> str:
@@ -268,48 +334,66 @@ class Ruleset:
     def secret_kinds(self, state: dict, player: str) -> tuple[str, ...]:
         """Kinds of order the prompt names even when `player` may not give one now, because
         whether they may is their secret (Mogul's bid: their chips): the prompt is public, and
-        their own list of orders (`judge orders`, the report's "Your orders now") is exact."""
+        their own list of orders (`judge orders`, the report's "Your orders now") is exact.
+        Called by: `prompt_kinds`, for `prompt` (which no ruleset overrides)."""
         return ()
 
     def revealed(self, before: dict, after: dict) -> str:
         """What hidden information one order showed in going from `before` to `after` (a card
         turned, another player's secret order carried out), in a few public words such as
         "revealed the next card", or "". Decide it from public facts only: the orders after
-        it in the same batch are left unjudged (Game.submit). Draws from the generator count
-        as revealing without this hook."""
+        it in the same batch are left unjudged. Draws from the generator count as revealing
+        without this hook; a ruleset that turns a shuffled pile (PILE) says it here.
+        Called by: Game.cut_reason, for every order of a batch but the last."""
         return ""
 
     def public_order(self, text: str) -> str | None:
         """A logged order (its canonical text) as the public sees it in the public record while
         the game runs, or None for a secret order (the record shows "secret order"). Decide it
-        from the text alone: judge/record/entries.py `public_entry` is the one place that asks."""
+        from the text alone; a ruleset of SIMULTANEOUS orders hides them here. Called by:
+        judge/record/entries.py `public_entry` (the one place that asks), the notices of
+        judge tick and the gateway."""
         return text
 
     def default_order(self, state: dict, player: str) -> str | None:
-        """The order given for a player who misses a deadline, or None for none."""
+        """The order given for a player who misses a deadline, or None for none (the sensible
+        bot's then). Called by: judge tick (judge/gateway/deadlines.py)."""
         return "pass" if "pass" in self.legal_orders(state, player) else None
-
-    def bot_order(self, view: dict, rng) -> str:
-        """A sensible order chosen from the player's own view only. Default: a random legal one."""
-        return rng.choice(view["orders"])
 
     def order_forms(self, state: dict, player: str) -> list:
         """The orders `player` may give now as a short grammar (judge/engine/grammar.py): templates
         with the values each slot may take, standing for exactly `legal_orders`. Like
-        legal_orders it may use only what `player` may see. Default: grouped legal orders."""
+        legal_orders it may use only what `player` may see. Default: grouped legal orders.
+        Called by: Game.view for a report (the order block and its example)."""
         from judge.engine.grammar import from_orders
 
         return from_orders(self.legal_orders(state, player))
 
+    def report_view(self, state: dict, player: str | None, view: dict) -> None:
+        """Add to `player`'s `view` what only their report shows, never a policy's input (a
+        bot or standing order reads the view without it): help for a person that costs too
+        much to compute at every bot decision. The same rule as `view`: only what they may see.
+        Called by: Game.view for a report."""
+
+    def check_players(self, players: list[str], options: dict) -> None:
+        """Refuse (UsageError) a table these rules cannot seat with these options.
+        Called by: Game.new."""
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise UsageError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}"
+            )
+
     # ---- standing orders (judge/engine/standing.py runs them; each ruleset has its vocabulary) ----
-    standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders
+    standing_starts: tuple[str, ...] = ()  # the first words of this ruleset's standing orders (none: it has none)
     standing_forms: tuple[str, ...] = ()  # how they are written, for messages and reports
 
     def standing_parse(self, view: dict | None, player: str, text: str) -> str | None:
         """The canonical text of the standing order `text` (`every round` taken off), or None
         when `text` is not one (an ordinary order). Decide on syntax and the game's data, and
         on `view` (the player's own, with `awaiting`) only to tell a standing order from an
-        ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one."""
+        ordinary one; `view` is None on replay. Raise OrderSyntaxError for a malformed one.
+        Called by: judge/engine/standing.py for a line that begins with `standing_starts`."""
         return None
 
     def standing_order(self, view: dict, player: str, text: str) -> str | None:
@@ -317,39 +401,140 @@ class Ruleset:
         it does not apply. Raise IllegalOrder when it applies but cannot be carried out as
         written. `view` is the player's own, as a bot reads it (`Game.view(report=False)`: the
         ruleset's view, `awaiting`, `player`, `move` and, when awaited, `orders`), so a standing
-        order cannot depend on a secret. The core checks the order with `parse`."""
+        order cannot depend on a secret. The core checks the order with `parse`. Called by:
+        judge/engine/standing.py after every order."""
         return None
 
     def standing_unmet(self, view: dict, player: str, text: str) -> str:
         """Why the standing order `text` of the awaited `player` gave no order now (after
         `standing_order` gave None) when it was considered and its condition is false, in
         public words from `view` ("cost was $55, wanted <= 30"); "" when it does not apply now
-        for any other reason (not its turn or phase). Its owner's next report says it."""
+        for any other reason (not its turn or phase). Its owner's next report says it.
+        Called by: judge/engine/standing.py."""
         return ""
 
     def standing_stops(self, view: dict, order: Order, player: str, text: str) -> str:
         """Why the standing order `text` of `player` stops now that `order` was carried out
         (public words, e.g. a sale of a company they hold), or "". `view`: the player's own,
-        after the order (a mapping built on the first look: decide from `order` first)."""
+        after the order (a mapping built on the first look: decide from `order` first).
+        Called by: judge/engine/standing.py after every order."""
         return ""
 
     def standing_round(self, state: dict) -> int:
-        """The game's own round: standing orders last until it changes (unless `every round`)."""
+        """The game's own round: standing orders last until it changes (unless `every round`).
+        Default: `summary`'s round. Called by: judge/engine/standing.py, judge simulate."""
         return self.summary(state).get("round", 0)
 
     def standing_examples(self, state: dict, player: str) -> list[str]:
-        """Standing orders `player` might hold now (for the proofs, which redraw them)."""
+        """Standing orders `player` might hold now (for the proofs, which redraw them; some
+        whenever the ruleset has standing orders). Called by: the proofs and the tests."""
         return []
 
     def bot_standing(self, view: dict, rng, then: str | None = None) -> list[str]:
         """Standing orders the sensible bot writes from its view: at the start of a round
-        (`then` None), or with the order `then` it is about to give. Default: none."""
+        (`then` None), or with the order `then` it is about to give. Default: none.
+        Called by: bots.play_out(standing=True), judge simulate --standing."""
         return []
 
     def winners(self, state: dict) -> list[str]:
+        """The players ranked first once the game is over. Derived: `standings`, `is_over`."""
         if not self.is_over(state):
             return []
         return [s["player"] for s in self.standings(state) if s["rank"] == 1]
+
+
+# ---- the contract: everything the core reads of a ruleset or writes for it -------------------
+# docs/architecture.md "A new ruleset" is `checklist()`; tests/engine/test_contract.py checks it
+# and every registered ruleset against it.
+FILES = {
+    "judge/rulesets/<module>/": "the package, <module> being the name with - as _; its "
+                                "__init__.py imports the module that registers the class (`@register`)",
+    "games/<name>.toml": "its data (`self.data`), unless `data_name` names another file",
+    "templates/<name>/report.txt.j2": "its report, extending templates/base.txt.j2 (its block "
+                                      "`final_table` shows every one of `score_parts`): lines of at "
+                                      "most 78 columns, at most 80 lines up to 4 players (120 above), "
+                                      "an order block of at most 12",
+    "templates/<name>/help.txt.j2": "`judge help NAME`: Orders (every one of `verbs`), Terms in the "
+                                    "report, Rules in short, written to fit 78 columns; a topic in "
+                                    "help-TOPIC.txt.j2",
+    "tests/golden/<name>.toml": "its golden game: `python tests/golden/record.py NAME`",
+    "tests/golden/files/": "a game file written under each of `old_versions` (none without them)",
+    "tests/rulesets/<module>/": "its own tests: the rulebook's examples, rule by rule",
+    "docs/<name>.md": "its page, each rule and its test; once the README's table of rulesets "
+                      "lists it, a sample report in docs/samples.md",
+}
+DECLARED = {
+    "name": "the registry's name, lower case (`judge new NAME`, the game file, templates/<name>/)",
+    "title": "the game's name for people: `judge rulesets`, the view's `title`",
+    "version": "the rules a new game is played by: bump it when a change alters play",
+    "old_versions": "the older versions still played, each a subclass of the newer rules "
+                    "(`at_version`), with `changes` saying what each version changed (`judge upgrade`)",
+    "min_players": "with `max_players` and `options` (each an `Option`), the tables a game may be "
+                   "set up with; the registry-wide tests play every one",
+    "max_moves": "no game runs longer (accepted orders): bots.play_out stops there",
+    "verbs": "the first word of every order, the players' and the game master's: a line of a "
+             "mail that begins with one is an order (judge/gateway/inbox.py)",
+    "information": "`Information(secret, reveals)`: whether anything is hidden while the game "
+                   "runs, and what shows it in play: GENERATOR, PILE (needs `revealed`), "
+                   "SIMULTANEOUS (needs `public_order`)",
+    "score_parts": "the columns of the final standings that add up to `score`",
+    "setup_words": "what each key of its setup file (`judge new --setup`) sets instead of the judge's "
+                   "draws, in a few public words ({\"deck\": \"the pile\"}): every report names them, "
+                   "never their values (Game.set_by_gm)",
+    "standing_starts": "the first words of its standing orders, with `standing_forms`; none (the "
+                       "default) for a ruleset without standing orders",
+    "bot_standing_exact": "with `bot_exchanges_a_round`: what the sensible bot's standing orders "
+                          "(`bot_standing`) achieve, held to by tests/engine/test_bots.py",
+}
+HOOKS = ("setup", "awaiting", "parse", "apply", "legal_orders", "prompt_words", "is_over", "standings", "view",
+         "check", "summary", "resample_hidden", "bot_order")
+DEFAULT_HOOKS = ("secret_kinds", "revealed", "public_order", "default_order", "order_forms", "report_view", "check_players",
+                 "standing_parse", "standing_order", "standing_unmet", "standing_stops", "standing_round",
+                 "standing_examples", "bot_standing")
+PUBLIC = {
+    "standings": "at every move: `judge standings`, the public record's scores, the league",
+    "summary": "`judge status` prints it to anyone",
+    "awaiting": "every report says whom the game waits for",
+    "prompt": "(made by the core from `prompt_words`) every report, the waiting line, the refusal "
+              "of an order out of turn",
+    "public_order": "the public record's log while the game runs",
+}
+CONTRACT = {
+    "Files": FILES,
+    "Declared (class attributes)": DECLARED,
+    "Hooks every ruleset implements (`Ruleset`'s docstring of each says it in full)": HOOKS,
+    "Hooks with a default, overridden where the game needs them": DEFAULT_HOOKS,
+    "Keys every view holds (the core adds the others: `Ruleset.view`)": VIEW_KEYS,
+    "Public: anyone may read them at any move, so no secret is in them": PUBLIC,
+    "The core's keys of the state: read them, write none but `events` (through `emit`)": CORE_STATE_KEYS,
+}
+
+
+def hook_says(name: str) -> str:
+    """A hook's first sentence and who calls it, from its docstring."""
+    import inspect
+
+    method = getattr(Ruleset, name)
+    text = " ".join(inspect.getdoc(method).split())
+    first = re.split(r"(?<!e\.g)\. (?=[A-Z`])", text)[0].rstrip(".") + "."
+    called = text[text.index("Called by:"):] if "Called by:" in text else ""
+    signature = f"({', '.join(list(inspect.signature(method).parameters)[1:])})"
+    return f"`{name}{signature}`: {first}" + (f" {called}" if called else "")
+
+
+def checklist() -> str:
+    """docs/architecture.md's checklist of a new ruleset, made from CONTRACT (markdown)."""
+    import textwrap
+
+    out = []
+    for heading, terms in CONTRACT.items():
+        out.append(f"{heading}:\n")
+        for name in terms:
+            line = hook_says(name) if isinstance(terms, tuple) else f"`{name}`: {terms[name]}"
+            out.append(textwrap.fill(line, 95, initial_indent="- [ ] ", subsequent_indent="  ",
+                                     break_long_words=False, break_on_hyphens=False))
+        out.append("")
+    return "\n".join(out)
 
 
 def ranked(rows: list[dict], key) -> list[dict]:

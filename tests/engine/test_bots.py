@@ -63,29 +63,30 @@ def test_simulate_refuses_bad_arguments(args, message):
 
 
 # ---- standing orders (issue 11): the same bots, one message a round -------------------------
-EXACT = ("mogul", "mogul-board", "stock-round")  # where the sensible bot's policy is written exactly as standing orders
-# (the rumors bots plan their round at its start instead: another policy, README "exchanges by mail")
+def writes_standing_orders(name: str) -> bool:
+    return type(ruleset.get(name)).bot_standing is not Ruleset.bot_standing
 
 
-@pytest.mark.parametrize("name", every_name())
+@pytest.mark.parametrize("name", [name for name in every_name() if writes_standing_orders(name)])
 def test_bots_through_standing_orders_play_the_same_games_in_far_fewer_exchanges(name):
+    """What each ruleset declares of its bots' standing orders: the very same games
+    (`bot_standing_exact`: its sensible bot's policy is written exactly as standing orders),
+    and at most `bot_exchanges_a_round` exchanges by mail a round (else fewer than by hand)."""
     from judge.engine import standing
     from judge.engine.game import Game
 
     rs = ruleset.get(name)
     for seed in range(2):
-        typed, through = (Game.new(name, bots.NAMES[:4], seed=seed) for _ in range(2))
+        typed, through = (Game.new(name, bots.NAMES[:usual_players(rs)], seed=seed) for _ in range(2))
         asked, sent = bots.play_out(typed), bots.play_out(through, standing=True)
         public = [e for e in through.log if not standing.is_secret_entry(e)]
         assert any(standing.is_secret_entry(e) for e in through.log)
         assert through.differences(through.replay()) == []
         rounds = rs.standing_round(through.state)
-        if name in EXACT:  # the same orders, so the same results
+        if rs.bot_standing_exact:  # the same orders, so the same results
             assert public == typed.log and rs.winners(through.state) == rs.winners(typed.state)
-        if name.startswith("mogul"):
-            assert sent <= 1.5 * rounds < asked
-        elif name == "rumors":
-            assert sent <= 2 * rounds < asked
+        if rs.bot_exchanges_a_round:
+            assert sent <= rs.bot_exchanges_a_round * rounds < asked, (sent, rounds, asked)
         else:
             assert sent < asked
 

@@ -27,25 +27,17 @@ def finished(name: str, n: int = 4, seed: int = 3) -> Game:
 
 
 # ---- endings --------------------------------------------------------------------------------
-# what each final score is made of, in the standings rows, and how they add up
-PARTS = {
-    "mogul": (("track", "chip_points"), lambda r: r["track"] + r["chip_points"]),
-    "mogul-board": (("track", "depot_points", "share_points", "chip_points"),
-                    lambda r: r["track"] + r["depot_points"] + r["share_points"] + r["chip_points"]),
-    "rumors": (("cash", "cashout"), lambda r: r["cash"] + r["cashout"]),
-    "stock-round": (("money", "shares"), lambda r: r["money"] + r["shares"]),
-}
-
-
 @pytest.mark.parametrize("name", [rs.name for rs in ruleset.every()])
 def test_the_final_report_shows_how_each_score_was_made_once(name):
+    """What each final score is made of (the ruleset's `score_parts`, columns of the final
+    standings that add up to it), each on the player's final line."""
     game = finished(name)
-    parts, total = PARTS[name]
+    parts = game.ruleset.score_parts
     for who in [None, *game.players]:
         text = render(game.view(who))
         assert text.count("Final standings") == 1 and "Score track" not in text
         for row in game.ruleset.standings(game.state):
-            assert total(row) == row["score"]
+            assert not parts or sum(row[k] for k in parts) == row["score"]
             line = next(line for line in text.splitlines() if re.match(rf"\s+{row['rank']}\. {row['player']} ", line))
             numbers = [int(x) for x in re.findall(r"\d+", line.replace(row["player"], ""))]
             for k in (*parts, "score"):

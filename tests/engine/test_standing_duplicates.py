@@ -9,14 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from judge.cli import app
-from judge.engine import bots, standing
+from judge.engine import bots, ruleset, standing
 from judge.engine.errors import IllegalOrder
 from judge.engine.game import Game
-from judge.engine.ruleset import every
+from judge.engine.simulate import usual_players
 from judge.store import gamefile
 
 from mailkit import flat
-from registry import new_game
+from registry import new_game, with_standing_orders
 
 
 def mine(g: Game, player: str) -> list[str]:
@@ -28,24 +28,27 @@ def replays(g: Game) -> bool:
     return again.differences(again.replay()) == [] and again.to_dict() == g.to_dict()
 
 
-def idle_player_and_order(g: Game) -> tuple[str, str]:
-    """A player not awaited and a standing order of their ruleset they may give now."""
-    for p in g.players:
-        if p in g.awaiting():
-            continue
-        for text in g.ruleset.standing_examples(g.state, p):
-            try:
-                g.copy().submit(p, [text])
-            except IllegalOrder:
+def idle_player_and_order(name: str) -> tuple[Game, str, str]:
+    """A game of `name` (played on by bots until there is one) with a player not awaited and
+    a standing order of their ruleset they may give now."""
+    g = new_game(name, usual_players(ruleset.get(name)), {}, 1)
+    while not g.is_over() and len(g.log) < 100:
+        for p in g.players:
+            if p in g.awaiting():
                 continue
-            return p, text
-    pytest.fail(f"{g.ruleset.name}: no idle player with a standing order to give (the test tries none)")
+            for text in g.ruleset.standing_examples(g.state, p):
+                try:
+                    g.copy().submit(p, [text])
+                except IllegalOrder:
+                    continue
+                return g, p, text
+        bots.play_one(g)
+    pytest.fail(f"{name}: no idle player with a standing order to give (Ruleset.standing_examples)")
 
 
-@pytest.mark.parametrize("name", [rs.name for rs in every()])
+@pytest.mark.parametrize("name", with_standing_orders())
 def test_every_ruleset_refuses_a_standing_order_given_twice(name):
-    g = new_game(name, 4 if name != "mogul" else 3, {}, 1)
-    p, text = idle_player_and_order(g)
+    g, p, text = idle_player_and_order(name)
     g.submit(p, ["standing"])  # (a listing is no standing order)
     g.submit(p, [text])
     before = gamefile.dumps(g)

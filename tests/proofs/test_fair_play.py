@@ -6,6 +6,14 @@ not know is redrawn, the generator's future draws included (another seed from he
 the other players' standing orders, and the answer must stay byte for byte the same. The
 random games' players give random standing orders, and the batches hold standing commands.
 
+And no batch goes on past an order that showed its player something hidden, whatever the
+ruleset's `revealed` says and whether the generator drew or not: after each line of a batch
+but the last, the player's view (with every event they were told, the standings and the
+summary) is compared between those worlds; where it differs, that line showed them something,
+and the judge must have left the lines after it unjudged. The proof needs nothing of the
+ruleset for this but its views: a ruleset that turns a card nobody had seen without saying so
+in `revealed` fails here even when no later line's answer depends on the card.
+
 JUDGE_FAIR_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
 
@@ -21,7 +29,7 @@ from judge.engine.rng import Rng
 from judge.rulesets.mogul.rules import Mogul
 
 from mailkit import flat
-from registry import config_id, configs, many, new_game, positions, random_bots, redrawn
+from registry import config_id, configs, many, new_game, positions, random_bots, redrawn, sees
 
 GAMES = many("JUDGE_FAIR_GAMES", 1)
 EVERY = 23  # orders between the positions checked (registry.positions)
@@ -70,15 +78,43 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
     out = []
     rng = Rng(seed * 7 + game.move)
     for player in game.players:
+        others = [redrawn(game, player, seed * 100 + game.move + k) for k in range(TRIES)]
         for lines in batches(game, player, vocabulary, rng, edge):
+            where = f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}"
             told = answer(game, player, lines)
-            for k in range(TRIES):
-                other = answer(redrawn(game, player, seed * 100 + game.move + k), player, lines)
+            for other_game in others:
+                other = answer(other_game, player, lines)
                 if other != told:
-                    out.append(f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}:\n"
-                               f"  answered {told}\n  but with other hidden facts {other}")
-                    return out
+                    return [f"{where}:\n  answered {told}\n  but with other hidden facts {other}"]
+            past = looked_past(game, others, player, lines)
+            if past:
+                return [f"{where}:\n  {past}"]
     return out
+
+
+def looked_past(game: Game, others: list[Game], player: str, lines: list[str]) -> str:
+    """Where the judge went on judging `lines` past an order that showed `player` something
+    hidden: after it their view differs between `game` and one of `others` (worlds that were
+    the same to them before the batch). "" when the batch is cut or refused first."""
+    for i in range(1, len(lines)):
+        real = game.copy()
+        try:
+            accepted = real.submit(player, lines[:i], more=True)  # (more: its last order is watched too)
+        except JudgeError:
+            return ""
+        if accepted.revealed:
+            return ""
+        seen = sees(real, player)
+        for other in others:
+            trial = other.copy()
+            try:
+                trial.submit(player, lines[:i], more=True)
+            except JudgeError:
+                continue  # (then the whole batch's answers differ: the comparison of answers tells)
+            if sees(trial, player) != seen:
+                return (f"'{lines[i - 1]}' showed {player} something hidden (their view after it differs with "
+                        f"other hidden facts), but the judge went on to judge '{lines[i]}'")
+    return ""
 
 
 @pytest.mark.parametrize("config", configs(), ids=config_id)
@@ -89,7 +125,8 @@ def test_no_answer_depends_on_what_the_player_may_not_know(config):
 
 
 class PeekingMogul(Mogul):
-    """Mogul without the cut after a revealed card: the proof must catch `take` + `credit`."""
+    """Mogul without the cut after a revealed card (its pile is shuffled at setup: no draw when a
+    card turns): the proof must catch it."""
 
     def revealed(self, before, after):
         return ""
@@ -114,6 +151,26 @@ def test_the_proof_catches_a_batch_that_looks_past_a_card():
             break
     assert caught, "a ruleset that judges orders past a revealed card went unnoticed"
     del vocabulary
+
+
+def test_the_proof_catches_a_batch_that_goes_on_past_a_card_whatever_its_answer():
+    """`take, pass` with the card turned unsaid: `pass` is legal whatever the card, so the
+    answers are the same in every world, but the winner's view after `take` is not."""
+    caught = []
+    for seed in range(40):
+        game = new_game("mogul", 4, {}, seed)
+        game.ruleset = PeekingMogul()
+        while not game.is_over() and not caught:
+            if game.state["phase"] == "winner":
+                winner, batch = game.awaiting()[0], ["take", "pass"]
+                others = [redrawn(game, winner, k) for k in range(TRIES)]
+                told = answer(game, winner, batch)
+                if all(answer(other, winner, batch) == told for other in others):
+                    caught += [past for past in [looked_past(game, others, winner, batch)] if past]
+            bots.play_one(game, random_bots(game), salt="peek")
+        if caught:
+            break
+    assert caught and "'take' showed" in caught[0] and "went on to judge 'pass'" in caught[0], caught
 
 
 # ---- the three reproductions of the issue, through the command line -----------------------

@@ -1,7 +1,12 @@
 """Privacy, proved over the whole registry: at several points of a game, for each player, redraw
 everything that player may not know (resample_hidden, and the other players' standing orders)
-and check their report and JSON view stay byte-for-byte the same. A ruleset whose
-resample_hidden is missing fails here. The random games' players give random standing orders.
+and check that their whole information stays byte-for-byte the same (registry.information:
+their JSON view with every event the game keeps that they were told, their report, and what
+anyone reads at any move: `judge status` and `judge standings`). A ruleset whose
+resample_hidden is missing fails here, and so does one that leaves a kind of hidden fact as
+it is: every key of the game master's view that a player's view hides must be redrawn at
+some point of the game (else the proofs never try another world for it). The random games'
+players give random standing orders.
 
 The public record (judge export, the git archive) likewise: redrawing everything hidden from the
 public leaves it byte for byte the same, and its log shows an order only where the public view
@@ -22,11 +27,11 @@ from judge.engine.errors import JudgeError
 from judge.engine.game import Game
 from judge.engine.report import render
 from judge.engine.rng import Rng
-from judge.engine.ruleset import GM
+from judge.engine.ruleset import GM, visible_events
 from judge.rulesets.mogul.rules import Mogul
 from judge.rulesets.rumors.ruleset import Rumors
 
-from registry import config_id, configs, many, new_game, random_bots
+from registry import config_id, configs, contract_line, information, many, new_game, random_bots
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
@@ -56,28 +61,36 @@ def some_standing_orders(game: Game, rng: Rng) -> None:
         pass
 
 
-def seen(game: Game, player) -> tuple[str, str]:
-    view = game.view(player)
-    return json.dumps(view, indent=2, ensure_ascii=False), render(view)
+def facts(game: Game, who, state: dict | None = None) -> dict:
+    """`who`'s view with the events they were told, without what names its reader, nor the
+    standing orders (redrawn apart)."""
+    state = game.state if state is None else state
+    view = {**game.view(who, report=False, state=state), "events": visible_events(state, who)}
+    return {k: v for k, v in view.items() if k not in VIEWER_KEYS + STANDING_KEYS}
 
 
 def hides_something(game: Game, player: str) -> bool:
     """While the game runs, the game master sees something `player` does not (viewer-specific
     keys aside). After the end what is left may be deducible (the last card of a pile)."""
-    if game.is_over():
-        return False
-
-    def facts(who):  # (others' standing orders are redrawn apart, always)
-        return {k: v for k, v in game.view(who).items() if k not in VIEWER_KEYS + STANDING_KEYS}
-    return facts(GM) != facts(player)
+    return not game.is_over() and facts(game, GM) != facts(game, player)
 
 
-def privacy_failures(game: Game, seed: int) -> list[str]:
-    """What goes wrong when each player's hidden facts are redrawn in the current position."""
+def hidden_keys(game: Game, player: str) -> set[str]:
+    """The keys of the game master's view that `player`'s view shows otherwise (or not at all),
+    but the events (told as they happened: never redrawn)."""
+    gm, mine = facts(game, GM), facts(game, player)
+    return {k for k in gm if k != "events" and gm[k] != mine.get(k)}
+
+
+def privacy_failures(game: Game, seed: int, cover: dict | None = None) -> list[str]:
+    """What goes wrong when each player's hidden facts are redrawn in the current position.
+    `cover` gathers the keys of the game master's view hidden from a player ("hidden") and
+    those a redraw changed ("redrawn")."""
     rs, out = game.ruleset, []
+    gm = facts(game, GM) if cover is not None else {}
     for player in game.players:
         where = f"{rs.name} seed {seed} move {game.move} player {player}"
-        before, original = seen(game, player), json.dumps(game.state, sort_keys=True)
+        before, original = information(game, player), json.dumps(game.state, sort_keys=True)
         changed = False
         for k in range(TRIES):
             rng = Rng(seed * 1000 + game.move * 10 + k)
@@ -85,15 +98,18 @@ def privacy_failures(game: Game, seed: int) -> list[str]:
             if json.dumps(game.state, sort_keys=True) != original:
                 return [f"{where}: resample_hidden changed the state it was given"]
             rs.check(other)
-            json_view, report = seen(with_state(game, with_standing_redrawn(game, other, player, rng)), player)
-            if json_view != before[0]:
-                out.append(f"{where}: the JSON view shows a hidden fact:\n{_first_difference(before[0], json_view)}")
-            if report != before[1]:
-                out.append(f"{where}: the report shows a hidden fact:\n{_first_difference(before[1], report)}")
+            after = information(with_state(game, with_standing_redrawn(game, other, player, rng)), player)
+            for part in before:
+                if after[part] != before[part]:
+                    out.append(f"{where}: the {part} shows a hidden fact:\n{_first_difference(before[part], after[part])}")
             if out:
                 return out
             if other != game.state:
                 changed = True
+                if cover is not None and not game.is_over():
+                    cover["hidden"] |= hidden_keys(game, player)
+                    redrawn = facts(game, GM, state=other)
+                    cover["redrawn"] |= {key for key in gm if redrawn.get(key) != gm[key]}
                 break
         if hides_something(game, player) and not changed:
             out.append(f"{where}: something is hidden from {player}, but {TRIES} resamples changed nothing")
@@ -121,11 +137,18 @@ def checked_positions(config, seed: int):
             yield game
 
 
+def unredrawn(cover: dict, name: str) -> list[str]:
+    return [f"{name}: the game master's `{key}` is hidden from a player, but resample_hidden never redrew it\n"
+            f"    ({contract_line('Hooks every', 'resample_hidden')})" for key in sorted(cover["hidden"] - cover["redrawn"])]
+
+
 @pytest.mark.parametrize("config", configs(), ids=config_id)
-def test_what_a_player_may_not_know_never_reaches_their_report(config):
+def test_what_a_player_may_not_know_never_reaches_them(config):
     for seed in range(GAMES):
+        cover = {"hidden": set(), "redrawn": set()}
         for game in checked_positions(config, seed):
-            assert privacy_failures(game, seed) == []
+            assert privacy_failures(game, seed, cover) == []
+        assert unredrawn(cover, config_id(config)) == []
 
 
 class LeakyMogul(Mogul):
@@ -161,6 +184,37 @@ def test_the_proof_catches_a_resample_that_changes_nothing():
     game.ruleset = Lazy()
     failures = privacy_failures(game, 5)
     assert failures and "resamples changed nothing" in failures[0]
+
+
+def test_the_proof_catches_a_resample_that_leaves_the_pile_as_it_is():
+    """A resample_hidden that redraws the other players' chips but not the order of the pile:
+    no view tells, and something changed at every redraw, but the fair-play proofs would never
+    try another next card; the cover of the hidden keys tells."""
+    class Partial(Mogul):
+        def resample_hidden(self, state, player, rng):
+            return {**super().resample_hidden(state, player, rng), "deck": list(state["deck"])}
+
+    cover = {"hidden": set(), "redrawn": set()}
+    for game in checked_positions(("mogul", 4, {}), 0):
+        game.ruleset = Partial()
+        assert privacy_failures(game, 0, cover) == []
+    missing = unredrawn(cover, "mogul")
+    assert missing and "`deck`" in missing[0] and "docs/architecture.md:" in missing[0], missing
+
+
+def test_the_proof_compares_every_event_a_player_was_told_not_only_the_reports():
+    """A resample_hidden that loses the oldest event the game keeps: the report (the last 12
+    events) reads the same, the player's whole information does not."""
+    class Forgetful(Mogul):
+        def resample_hidden(self, state, player, rng):
+            return {**super().resample_hidden(state, player, rng), "events": state["events"][1:]}
+
+    game = new_game("mogul", 4, {}, 5)
+    game.ruleset = Forgetful()
+    while len(game.state["events"]) <= 14:
+        bots.play_one(game, random_bots(game))
+    failures = privacy_failures(game, 5)
+    assert failures and "the view shows a hidden fact" in failures[0] and "the report" not in " ".join(failures)
 
 
 # ---- the public record ----------------------------------------------------------------------

@@ -14,7 +14,8 @@ from collections import Counter
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked, register
+from judge.engine.ruleset import GM, PILE, Information, Option, Ruleset, emit, ranked, register
+from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.mogul.bot import Bot
 from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
 from judge.rulesets.mogul.check import Check
@@ -35,6 +36,9 @@ class Mogul(Standing, Bot, Check, Ruleset):
     )
     max_moves = 2500
     verbs = ("bid", "pass", "take", "sell", "credit")
+    information = Information(secret=True, reveals=(PILE,))  # others' chips, the pile's order; a card turns a round
+    score_parts = ("track", "chip_points")
+    bot_standing_exact, bot_exchanges_a_round = True, 1.5
     auction_verbs = ("bid", "pass", "credit")
     arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none
     setup_keys = ("start_player", "start_cards", "fast_start_cards", "deck")
@@ -169,9 +173,7 @@ class Mogul(Standing, Bot, Check, Ruleset):
             return
         emit(state, f"Round {state['round']}: {self.describe(card)} is revealed.")
         self.pay_premiums(state, card)
-        seats = state["seats"]
-        i = seats.index(state["start"])
-        state["auction"] = {"in": seats[i:] + seats[:i], "out": [], "turn": state["start"]}
+        state["auction"] = {"in": clockwise(state["seats"], state["start"]), "out": [], "turn": state["start"]}
         state["winner"] = state["second"] = ""
         state["phase"] = "auction"
         if self.credit_each_auction:
@@ -423,13 +425,7 @@ class Mogul(Standing, Bot, Check, Ruleset):
 
     def next_in(self, state, player) -> str:
         """The next player clockwise from `player` who is still in the auction."""
-        seats, inside = state["seats"], state["auction"]["in"]
-        i = seats.index(player)
-        for k in range(1, len(seats) + 1):
-            q = seats[(i + k) % len(seats)]
-            if q in inside and q != player:
-                return q
-        return player
+        return next_clockwise(state["seats"], player, among=state["auction"]["in"])
 
     def resample_hidden(self, state, player, rng) -> dict:
         """Redraw the pile (the crash stays among the last cards) and the other players' chips."""

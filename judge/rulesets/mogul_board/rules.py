@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 from judge.engine.errors import IllegalOrder, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, pick
 from judge.engine.ruleset import emit, register
+from judge.engine.seats import clockwise
 from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
 from judge.rulesets.mogul.rules import Mogul
 from judge.rulesets.mogul_board.bot import Bot
@@ -43,6 +44,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     # 1 order of the winner and 1 of the second; each player takes the credit at most once
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
+    score_parts = ("track", "depot_points", "share_points", "chip_points")
     arity = {
         "sell": ((0, 1), "write sell (all your shares of the box colour) or sell none"),
         "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
@@ -107,8 +109,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
         """The placard's portfolios: position 1 is the start player, then clockwise."""
         order = setup.get("seats")
         if order is None:
-            i = seats.index(start)
-            order = seats[i:] + seats[:i]
+            order = clockwise(seats, start)
         placard = self.data["placard"][str(len(seats))]
         return {p: list(placard[i]) for i, p in enumerate(order)}
 

@@ -28,7 +28,8 @@ from itertools import accumulate
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
-from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
+from judge.engine.ruleset import GENERATOR, GM, PILE, SIMULTANEOUS, Information, Option, Ruleset, emit, ranked
+from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.rumors.helpers import contains, dollars, joined, marker, plural, remove_all, signed, sub_multisets
 from judge.rulesets.rumors.tokens import board_tokens, columns_of, fewest_uncancelled, tokens, uncancelled
 
@@ -63,6 +64,10 @@ class Rules(Ruleset):
     # 6 players, and a short not made (at most one an action turn): 72 more
     max_moves = 430
     verbs = ("buy", "short", "dice", "rumor", "bag", "pass", "roll")
+    # secret money, holdings and screens; the dice, the event cards shuffled at setup, the roll phase's orders
+    information = Information(secret=True, reveals=(GENERATOR, PILE, SIMULTANEOUS))
+    score_parts = ("cash", "cashout")
+    bot_exchanges_a_round = 2.0  # (its bots plan their round at its start: README "exchanges by mail")
 
     # ---- components ---------------------------------------------------------------------
     @cached_property
@@ -253,9 +258,7 @@ class Rules(Ruleset):
         return []
 
     def clockwise(self, state) -> list[str]:
-        seats = state["seats"]
-        i = seats.index(state["first"])
-        return seats[i:] + seats[:i]
+        return clockwise(state["seats"], state["first"])
 
     def start_action(self, state) -> None:
         order = self.clockwise(state)
@@ -632,8 +635,7 @@ class Rules(Ruleset):
             self.finish(state)
             return
         state["round"] += 1
-        seats = state["seats"]
-        state["first"] = seats[(seats.index(state["first"]) + 1) % len(seats)]
+        state["first"] = next_clockwise(state["seats"], state["first"])
         self.start_action(state)
 
     def split(self, state, company) -> None:

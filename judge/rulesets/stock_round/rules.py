@@ -24,6 +24,7 @@ from functools import cached_property, lru_cache
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
 from judge.engine.ruleset import GM, Option, Ruleset, emit, ranked
+from judge.engine.seats import clockwise, next_clockwise
 
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
@@ -335,13 +336,10 @@ class Rules(Ruleset):
 
     def left_of(self, state, p) -> str:
         """The player to the left of `p` (round_from(state, p)[1], without building the round)."""
-        seats = state["seats"]
-        return seats[(seats.index(p) + 1) % len(seats)]
+        return next_clockwise(state["seats"], p)
 
     def round_from(self, state, p) -> list[str]:
-        seats = state["seats"]
-        i = seats.index(p)
-        return seats[i:] + seats[:i]
+        return clockwise(state["seats"], p)
 
     # ---- money --------------------------------------------------------------------------
     def bank_pay(self, state, amount) -> int:

@@ -2,7 +2,7 @@
 orders (standing.py), bots (bot.py) and check (check.py)."""
 from __future__ import annotations
 
-from judge.engine.ruleset import register
+from judge.engine.ruleset import Information, register
 from judge.rulesets.stock_round.bot import Bot
 from judge.rulesets.stock_round.check import Check
 from judge.rulesets.stock_round.rules import Rules
@@ -12,3 +12,7 @@ from judge.rulesets.stock_round.standing import Standing
 @register
 class StockRound(Standing, Bot, Check, Rules):
     """Stock Round (1876v2 Trinidad), the current version."""
+
+    information = Information(secret=False)  # holdings, money and the trains to come are public in 18xx
+    score_parts = ("money", "shares")
+    bot_standing_exact = True
