@@ -200,8 +200,12 @@ def test_play_with_bots_is_the_same_game_as_simulate_plays(tmp_path):
     r = judge("play", "mogul", "-n", "3", "--seed", "9", "--bots", "random,sensible", "--save", path, "-q")
     assert r.exit_code == 0, r.output
     result = simulate.play_game("mogul", ["alice", "bob", "carol"], 9, {"alice": "random", "bob": "sensible", "carol": "random"})
+    from judge.engine import facts
+
     game = gamefile.load(path)
-    assert game.is_over() and len(game.log) == result.orders and game.ruleset.winners(game.state) == result.winners
+    orders = [e for e in game.log if not facts.is_fact(e)]  # (--save logs the end's time: the judge's entry)
+    assert game.is_over() and len(orders) == result.orders and game.ruleset.winners(game.state) == result.winners
+    assert [e.split(" ", 2)[2].split(" at ")[0] for e in game.log if facts.is_fact(e)] == ["ended"]
 
 
 def test_play_refuses_an_existing_file_before_playing_and_bad_arguments(tmp_path):
