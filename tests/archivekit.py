@@ -92,7 +92,7 @@ class Copies:
         setup = json.loads(_renamed(json.dumps(game.setup), renamed))
         renamed[game.salt] = salt
         renamed[game.commitment] = commitment(game.ruleset, names, game.options, setup, game.rng.seed, salt,
-                                              game.rng.key)
+                                              game.rng.key, game.format)
         month, day = 5 + i // 200, 1 + i % 200 // 8
         renamed[ENDED] = f"{2026 + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}-{day:02d}T{i % 8 + 10:02d}:{i % 60:02d}:00Z"
         renamed["template"] = f"g{i:05d}"

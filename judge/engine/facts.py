@@ -89,7 +89,7 @@ def read(move: int, text_: str) -> Fact:
     for kind, form in _FORMS.items():
         m = form.match(text_)
         if m:
-            args = tuple(int(a) if a.isdigit() and kind == "upgrade" else (a or "").strip() for a in m.groups())
+            args = tuple(int(a) if kind == "upgrade" and a.isdigit() else (a or "").strip() for a in m.groups())
             return Fact(move, kind, args)
     raise GameFileError(f"its text is none of the judge's entries ({', '.join(_FORMS)})")
 

@@ -51,8 +51,7 @@ def figure(record: dict, seats: dict[str, str], colours: dict[str, str]) -> str:
     return (f'<figure class="board" id="board"><figcaption>{caption} at move <span class="board-move">'
             f'{record.get("move")}</span></figcaption>\n<div class="scroll">{drawing}</div>\n'
             f'<p class="note">{when}; the report lists the same as text.</p>\n'
-            f'<script type="application/json" id="board-steps">{data}</script>\n'
-            '<script src="../boards.js"></script></figure>\n')
+            f'<script type="application/json" id="board-steps">{data}</script></figure>\n')
 
 
 def _tags(seats: dict[str, str]) -> dict[str, tuple[str, str]]:

@@ -25,18 +25,18 @@ def judge(*args):
 def test_judge_play_save_stamps_the_end_and_since_names_the_games_it_cannot_place(tmp_path):
     d = tmp_path / "games"
     d.mkdir()
-    for name, seed, now in (("friday", 1, "2026-11-27T10:00:00Z"), ("saturday", 2, "2026-11-28T09:30:00Z"),
-                            ("old", 3, "2026-11-26T08:00:00Z")):
+    for name, seed, now in (("friday", 1, "2026-11-27T10:00:00Z"), ("saturday", 2, "2026-11-28T09:30:00Z")):
         code, out = judge("play", "mogul", "-n", 3, "--seed", seed, "--save", d / f"{name}.toml", "-q", "--now", now)
         assert code == 0 and "saved" in out
     assert judge("play", "mogul", "-n", 3, "--seed", 4, "--save", d / "running.toml", "-q", "--moves", 10)[0] == 0
-    assert gamefile.load(d / "friday.toml").meta["league"] == {"ended": "2026-11-27T10:00:00Z", "deadlines": False}
-    assert "league" not in gamefile.load(d / "running.toml").meta
-    old = gamefile.load(d / "old.toml")
-    del old.meta["league"]  # saved by a judge that kept no end date
-    (d / "old.toml").write_text(gamefile.dumps(old))
+    ended = "judge: ended at 2026-11-27T10:00:00Z with no deadlines"  # the judge's entry (file format 2)
+    assert gamefile.load(d / "friday.toml").log[-1].endswith(ended)
+    assert not [e for e in gamefile.load(d / "running.toml").log if " judge: " in e]
+    old = Game.new("mogul", ["alice", "bob", "carol"], seed=3)
+    bots.play_out(old)
+    gamefile.create(old, d / "old.toml")  # saved by no change: nothing stamped its end
     assert judge("export", d / "friday.toml", tmp_path / "friday.toml")[0] == 0
-    assert 'ended = "2026-11-27T10:00:00Z"' in (tmp_path / "friday.toml").read_text()
+    assert ended in (tmp_path / "friday.toml").read_text()
 
     code, out = judge("league", d)
     assert code == 0 and "League: mogul (3 finished games, ended 2026-11-27 to 2026-11-28; 1 without an end date)" in out
@@ -67,13 +67,15 @@ def test_on_time_reads_no_deadlines_for_orders_that_had_none(tmp_path):
     (d / "next.toml").unlink()
     # a mail game with deadlines that alice kept and bob missed once (as `judge tick` notes it)
     game = Game.new("mogul", ["alice", "bob", "dora"], seed=6)
+    missed = False
     while not game.is_over():
         player = game.awaiting()[0]
-        if player == "bob" and "league" not in game.meta:
+        if player == "bob" and not missed:
             conduct.missed(game, "bob", "bob", "2026-11-20T12:00:00Z")
+            missed = True
         bots.play_one(game)
     conduct.ended(game, datetime(2026, 11, 26, tzinfo=timezone.utc))
-    assert game.meta["league"]["deadlines"] is True
+    assert game.log[-1].endswith("judge: ended at 2026-11-26T00:00:00Z")  # (a deadline was missed: it had them)
     gamefile.create(game, d / "mail.toml")
     bob_there = sum(1 for e in game.log if e.split()[1] == "bob")
     rows = {p["player"]: p for p in json.loads(judge("league", d, "--json")[1])["league"][0]["players"]}

@@ -43,3 +43,18 @@ def test_without_script_a_page_shows_the_last_report_and_every_move(games_dir, t
         for row in record["moves"][:20]:  # each move's orders, as the public saw them, in the list
             for order in row["orders"]:
                 assert html.escape(order, quote=False) in page
+
+
+def test_every_file_a_page_links_or_loads_is_in_the_site(games_dir, tmp_path):
+    """Every script, style sheet and link of every page leads to a file of the site (a game's
+    page lies two folders down, RULESET/XY/: a script named from one folder up was lost)."""
+    from urllib.parse import unquote
+
+    out = tmp_path / "site"
+    build.build(games_dir, out)
+    pages_ = list(out.rglob("*.html"))
+    assert len(pages_) > len(sources.records(games_dir)[0])
+    for page in pages_:
+        for target in re.findall(r'(?:src|href)="([^"#]+)', page.read_text()):
+            if not re.match(r"[a-z]+:", target):
+                assert (page.parent / unquote(target)).resolve().is_file(), (page.relative_to(out), target)
