@@ -805,14 +805,28 @@ def verify(game_file: Path, as_json: bool = _json_option()) -> None:
         diffs = [str(e)]
     if diffs:
         raise VerifyError("replay differs from the saved state: " + "; ".join(diffs))
+    orders, judged, replay = _replays(game, lambda n, one, many: f"{n} {_plural(n, one, many)}")
     if as_json:
-        return _json({"ok": True, "orders": len(game.log), "move": game.move})
-    _say(f"ok: {len(game.log)} {_plural(len(game.log), 'order replays', 'orders replay')} to the saved "
+        return _json({"ok": True, "orders": orders, "judge_entries": judged, "move": game.move})
+    _say(f"ok: {replay} to the saved "
          f"state (move {game.move})")
 
 
 def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
+
+
+def _replays(game: Game, count=None) -> tuple[int, int, str]:
+    """(the orders of the log, the judge's own entries, "all 12 orders and the judge's 2 entries
+    replay"; `count`(n, one, many) words the orders: "all 12 orders" by default): the judge's
+    entries (judge/engine/facts.py) are no one's orders."""
+    count = count or _all
+    judged = sum(1 for e in game.log if facts.is_fact(e))
+    n = len(game.log) - judged
+    if not judged:
+        return n, 0, count(n, 'order replays', 'orders replay') if n else "no order replays"
+    return n, judged, (f"{count(n, 'order', 'orders') if n else 'no order'} and the judge's {judged} "
+                       f"{_plural(judged, 'entry', 'entries')} replay")
 
 
 def _all(n: int, one: str, many: str) -> str:
@@ -854,22 +868,15 @@ def audit(
         orders = _plural(given_by_gm, "order (as their roll or result) is", "orders (as their rolls or results) are")
         drawn += f"; the game master's {given_by_gm} {orders} in the log as given: the seed does not vouch for them"
     chosen = game.set_by_gm()
-    judged = sum(1 for e in game.log if facts.is_fact(e))
+    orders, judged, replay = _replays(game)
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment,
-                      "orders": len(game.log) - judged, "judge_entries": judged, "draws": game.rng.draws,
+                      "orders": orders, "judge_entries": judged, "draws": game.rng.draws,
                       "game_master_orders": given_by_gm, "set_by_game_master": chosen})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
-    n = len(game.log) - judged
-    if not game.log:
-        replay = "the game, with no order logged, is"
-    elif not judged:
-        replay = f"{_all(n, 'order replays', 'orders replay')} from them"
-    else:
-        replay = (f"{_all(n, 'order', 'orders') if n else 'no order'} and the judge's {judged} "
-                  f"{_plural(judged, 'entry', 'entries')} replay from them")
+    replay = f"{replay} from them" if game.log else "the game, with no order logged, is"
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
 
@@ -1066,10 +1073,10 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option(), as_json:
     save it so if every logged order still fits (else nothing changes)."""
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
     if as_json:
-        return _json({"ok": True, "from_version": old, "to_version": new.ruleset.version, "orders": len(new.log),
+        return _json({"ok": True, "from_version": old, "to_version": new.ruleset.version, "orders": _replays(new)[0],
                       "changes": list(new.ruleset.changes_since(old)), **new.status()})
     _say(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
-         f"{len(new.log)} {_plural(len(new.log), 'order', 'orders')} replayed")
+         f"{_replays(new)[0]} {_plural(_replays(new)[0], 'order', 'orders')} replayed")
     for line in new.ruleset.changes_since(old):
         _say(f"  - {line}")
     _echo_waiting(new)
@@ -1157,7 +1164,7 @@ def play(
             conduct.ended(game, _now(now))
         gamefile.save(game, save)
     if as_json:
-        return _json({"ok": True, "seed": game.rng.seed, "players": game.players, "orders": len(game.log),
+        return _json({"ok": True, "seed": game.rng.seed, "players": game.players, "orders": _replays(game)[0],
                       "saved": str(save) if save is not None else None, **game.status(),
                       "standings": game.ruleset.standings(game.state)})
     typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking

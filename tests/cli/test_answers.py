@@ -59,10 +59,12 @@ def test_audit_counts_in_the_singular_and_the_plural(tmp_path):
     code, out = judge("audit", one)
     assert code == 0
     assert flat("the game, with no order logged, is to the saved state: the one draw of its generator came from "
-                "the committed seed.") in flat(out)
+                "the committed seed; set by the game master, not drawn by the judge: the seed (and so every "
+                "draw).") in flat(out)
     assert "all 1 " not in flat(out)
     code, out = judge("audit", finished(tmp_path))
-    assert code == 0 and re.search(r"and all \d+ orders replay from them .*: all \d+ draws of its generator", flat(out))
+    assert code == 0 and re.search(r"and all \d+ orders and the judge's 1 entry replay from them .*: all \d+ draws "
+                                   r"of its generator", flat(out))  # (the entry: the end's time)
 
 
 def test_the_game_masters_one_roll_is_counted_in_the_singular(tmp_path):
