@@ -9,6 +9,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from archivekit import site_file
 from judge.engine import bots
 from judge.store import gamefile
 from judge.cli import app
@@ -140,7 +141,7 @@ def test_a_setup_file_is_named_in_every_report_the_record_the_site_and_the_audit
     assert said in flat(record) and "Commitment" in record and "start_player" not in record.replace("the start player", "")
     site = tmp_path / "site"
     assert judge("site", str(path.parent), str(site))[0] == 0
-    page = flat((site / name / "g.html").read_text())
+    page = flat(site_file(site, name, "g").read_text())
     assert flat(f"revealed when the game is over; set by the game master, not drawn by the judge: {words}.") in page
     game = gamefile.load(path)
     bots.play_out(game)
@@ -151,7 +152,7 @@ def test_a_setup_file_is_named_in_every_report_the_record_the_site_and_the_audit
     assert "the seed (" not in out  # the judge drew the seed and its key
     assert json.loads(judge("audit", str(path), "--json")[1])["set_by_game_master"] == words.split(", ")
     assert judge("site", str(path.parent), str(site))[0] == 0
-    page = flat(re.sub(r"<[^>]+>", "", (site / name / "g.html").read_text()))
+    page = flat(re.sub(r"<[^>]+>", "", site_file(site, name, "g").read_text()))
     assert flat(f"judge audit passes (checked when this page was built): every card and roll came from the seed "
                 f"committed to at the start; set by the game master, not drawn by the judge: {words}.") in page
 

@@ -12,6 +12,7 @@ import tomllib
 import pytest
 from typer.testing import CliRunner
 
+from archivekit import site_file
 from judge.cli import app
 from judge.engine import bots, ruleset
 from judge.store import gamefile
@@ -68,7 +69,7 @@ def test_an_old_file_upgraded_and_played_to_the_end_passes_audit_and_its_site_sa
     code, out = judge("audit", work)
     site = tmp_path / "site"
     assert judge("site", work.parent, site)[0] == 0
-    page = flat((site / name / f"{name}.html").read_text())
+    page = flat(site_file(site, name, name).read_text())
     if not committed:  # made before the judge committed to its seed: nothing to check it against
         assert code == 5 and "made before the judge committed" in out
         return
