@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge.engine.errors import JudgeError, UsageError
 from judge.site import feeds, league, listing, pages, series, sources
+from judge.site.files import read
 
 STATIC = ("site.css", "site.js", "boards.js")
 INDEX = listing.INDEX
@@ -39,17 +40,6 @@ class Writer:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, text, mode=0o666, sync=False)  # (derived: made again from the records)
-
-
-def read(path: Path) -> str | None:
-    """A file of the site as it is, or None: missing, unreadable, or not a regular file (a link
-    is never followed, a FIFO never waited on)."""
-    from judge.store.gamefile import is_regular
-
-    try:
-        return path.read_text(encoding="utf-8") if is_regular(path) else None
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:

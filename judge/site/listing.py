@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 from judge.site import feeds, pages
+from judge.site.files import read
 
 INDEX = "games.json"
 MONTHS = "finished"
@@ -103,8 +104,6 @@ class Listing:
 
 
 def _read_json(path: Path):
-    from judge.site.build import read
-
     try:
         data = json.loads(read(path) or "null")
         return data if isinstance(data, dict) else None

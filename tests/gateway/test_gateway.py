@@ -276,7 +276,7 @@ def test_a_new_player_is_told_the_name_to_write_and_writes_their_own_as_in_the_s
     assert "write your own name: player dave YOUR-PASSWORD" in body and "player dave YOUR-PASSWORD #1" in body
     password = re.search(r"Your password: (\S+)", text(welcome))[1]
     answer = reply(send(site, message("dave@new.test", orders("Dave", password, "bid"))), "dave@new.test")
-    assert "OK      bid\nAll applied." in answer and site.load().log == [f"1 {seat} bid"]
+    assert "OK      bid\nAll applied." in answer and site.load().log == [f"1 judge: seat {seat} to dave", f"1 {seat} bid"]
     answer = reply(send(site, message("dave@new.test", orders(seat, password, "report"))), "dave@new.test")
     assert "All applied." in answer or "Nothing to apply." in answer  # the seat's name works too
     refused = reply(send(site, message(address(seat), orders(seat, pw[seat], "pass"))), address(seat))
@@ -297,7 +297,7 @@ def test_the_game_master_ends_a_stock_round_game_by_mail_with_end_game(site):
     mails = send(site, message(GM_ADDRESS, orders("gm", pw["gm"], "#4 end game")))
     assert "  OK      end game\nAll applied." in reply(mails, GM_ADDRESS)
     game = site.load()
-    assert game.is_over() and game.log[-2:] == ["4 gm end game", "5 judge: ended at 2026-05-01T12:00:00Z"]
+    assert game.is_over() and game.log[-2:] == ["4 gm end game", "5 judge: ended at 2026-05-01T12:00:00Z with no deadlines"]
     assert not game.differences(game.replay())
     assert all("the game master ends it" in text(m) for m in to(mails, address("alice")))
 
