@@ -365,10 +365,14 @@ def redrawn_rows(game: Game, seed: int) -> list[dict]:
 def site_files(rec: dict, out) -> dict[str, bytes]:
     from datetime import datetime, timezone
 
-    from judge.site import build
+    from judge.site import build, listing
 
     now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    build.write_index(out, {"g": build.write_game(rec, out, now)}, now)
+    out.mkdir(parents=True, exist_ok=True)
+    write = build.Writer(out)
+    shown = listing.Listing(out, write)  # the game's files, and the index and feed that list it
+    shown.put(build.write_game(rec, out, now, write, None))
+    shown.save()
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
