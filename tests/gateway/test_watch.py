@@ -18,7 +18,7 @@ import pytest
 
 import imapkit
 from imapkit import Cutter, Dovecot
-from judge.engine import bots
+from judge.engine import bots, facts
 from judge.gateway import imap, inbox, parse as mailparse, watch
 from judge.mail import passwords as hashes
 from judge.store import config
@@ -386,7 +386,7 @@ def test_a_whole_game_by_mail_with_the_watcher_killed_at_random_points(tmp_path,
     kills = 0
     while dovecot.messages(site.user):  # what the folder still holds is not handled yet
         running = Running(site)
-        wanted = rnd.randint(2, 5)  # messages handled in this run before the kill (so none is killed thrice)
+        wanted = rnd.randint(1, 3)  # messages handled in this run before the kill (so none is killed thrice)
         try:
             running.wait_for(lambda: sum(" message " in line for line in running.lines()) >= wanted
                              or not dovecot.messages(site.user), seconds=60)
@@ -394,7 +394,7 @@ def test_a_whole_game_by_mail_with_the_watcher_killed_at_random_points(tmp_path,
             if running.process.poll() is None:
                 running.process.kill()
             raise
-        time.sleep(rnd.uniform(0, 0.4))
+        time.sleep(rnd.uniform(0, 0.1))  # (a quiet machine handles several messages in 0.4 s: too few kills)
         if not dovecot.messages(site.user):
             running.wait_for(lambda: not list((site.cfg.games / ".mail" / "outbox").glob("*.eml")))
             assert running.stop() == 0, running.lines()
@@ -405,7 +405,8 @@ def test_a_whole_game_by_mail_with_the_watcher_killed_at_random_points(tmp_path,
     assert kills >= 2, f"seed {seed}"
     print(f"{len(orders)} messages, {kills} kills, seed {seed}")
     game = site.load()
-    assert game.is_over() and game.log == [line for line, _ in orders], f"seed {seed}"
+    logged = [e for e in game.log if not facts.is_fact(e)]  # (the judge's own entry: the end's time)
+    assert game.is_over() and logged == [line for line, _ in orders], f"seed {seed}"
     for line, raw in orders:
         assert len(answers(smtp, mailparse.read(raw).message_id)) == 1, (line, f"seed {seed}")
     assert len(dovecot.messages(site.user, "Judged")) == len(orders) and dovecot.messages(site.user, "Quarantine") == []
