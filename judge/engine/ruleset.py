@@ -165,6 +165,11 @@ class Ruleset:
     # What each key of a setup file (`judge new --setup`) sets instead of the judge's draws, in
     # a few public words ({"deck": "the pile"}): every report names them (Game.set_by_gm).
     setup_words: dict[str, str] = {}
+    setup_example: str = ""  # a setup file of it (TOML), for the tests of what setup_words names
+    # How its prompts name each kind of order (the first word of an order -> a regular
+    # expression): tests/proofs/test_prompts.py checks that every prompt names exactly the
+    # kinds of the legal orders, written apart from the words `prompt_words` writes.
+    prompt_phrases: dict[str, str] = {}
 
     @cached_property
     def data(self) -> dict:
@@ -478,6 +483,11 @@ DECLARED = {
                    "runs, and what shows it in play: GENERATOR, PILE (needs `revealed`), "
                    "SIMULTANEOUS (needs `public_order`)",
     "score_parts": "the columns of the final standings that add up to `score`",
+    "setup_example": "with `setup_words`: a setup file of it (TOML) that sets something, for "
+                     "the tests of what every report, the record, the site and `judge audit` name",
+    "prompt_phrases": "how its prompts name each kind of order, a regular expression for each first "
+                      "word: every prompt must name exactly the kinds of the legal orders "
+                      "(tests/proofs/test_prompts.py), whatever `prompt_words` writes",
     "setup_words": "what each key of its setup file (`judge new --setup`) sets instead of the judge's "
                    "draws, in a few public words ({\"deck\": \"the pile\"}): every report names them, "
                    "never their values (Game.set_by_gm)",

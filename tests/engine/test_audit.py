@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 import pytest
 from typer.testing import CliRunner
 
 from archivekit import site_file
-from judge.engine import bots
+from judge.engine import bots, ruleset
 from judge.store import gamefile
 from judge.cli import app
 
@@ -104,21 +105,20 @@ def test_a_game_from_before_commitments_still_plays_and_audit_says_so(tmp_path):
 
 
 # ---- what the game master chose: set by a setup file or a given seed, said from move 1 --------
-SETUPS = {  # a setup file of each ruleset, and what every report must name (its setup_words)
-    "mogul": ('start_player = "carol"\n', "the start player"),
-    "mogul-board": ('seats = ["bob", "alice", "dave", "carol"]\n', "the seating"),
-    "rumors": ('first_player = "dave"\ncompanies = ["Nile", "Banana", "Edison", "Gazillioon"]\n',
-               "the first player, the companies in play"),
-    "stock-round": ('priority = "carol"\n', "the priority deal"),
-}
+def example(rs) -> tuple[str, str]:
+    """The ruleset's example setup file, and what every report must name (its setup_words)."""
+    import tomllib
+
+    return rs.setup_example, ", ".join(rs.set_by_setup(tomllib.loads(rs.setup_example)))
 
 
 def test_every_ruleset_names_what_its_setup_keys_set():
     from judge.engine import ruleset
 
     for rs in ruleset.every():
-        assert rs.name in SETUPS, f"give SETUPS an example setup file of {rs.name}"
         assert rs.setup_words, f"{rs.name}: setup_words says what each key of a setup file sets"
+        assert rs.setup_example, f"{rs.name}: setup_example is a setup file that sets something"
+        assert all(k in rs.setup_words for k in tomllib.loads(rs.setup_example)), rs.name
 
 
 def new(tmp_path, name: str, *extra: str):
@@ -131,7 +131,7 @@ def new(tmp_path, name: str, *extra: str):
 
 @pytest.mark.parametrize("name", every_name())
 def test_a_setup_file_is_named_in_every_report_the_record_the_site_and_the_audit(name, tmp_path):
-    setup, words = SETUPS[name]
+    setup, words = example(ruleset.get(name))
     (tmp_path / "setup.toml").write_text(setup)
     path = new(tmp_path, name, "--setup", str(tmp_path / "setup.toml"))  # no --seed: a keyed generator
     said = flat(f"Set by the game master, not drawn by the judge: {words}.")

@@ -5,9 +5,9 @@ is waited for names exactly the kinds of order `judge orders` lists for them (th
 legality is the player's secret (Mogul's `bid`: their chips) is named in the public prompt
 whether or not they may give it now (`Ruleset.secret_kinds`); their own list stays exact.
 
-How each ruleset's prompts name each kind is written here, apart from the rulesets' own words,
-so that a prompt written from anything but the legal orders fails. A new ruleset adds its
-phrases below. JUDGE_PROMPT_GAMES (default 1) sets the games per ruleset, player count and
+How each ruleset's prompts name each kind is declared by the ruleset (`prompt_phrases`), apart
+from the words its `prompt_words` writes, so that a prompt written from anything but the
+legal orders fails. JUDGE_PROMPT_GAMES (default 1) sets the games per ruleset, player count and
 option set."""
 from __future__ import annotations
 
@@ -24,21 +24,8 @@ from registry import config_id, configs, many, new_game, random_bots
 
 GAMES = many("JUDGE_PROMPT_GAMES", 1)
 
-_AUCTION = {"bid": r"\bbid\b", "pass": r"\bpass\b", "credit": r"\bcredit\b", "take": r"\btake\b", "sell": r"\bsell\b"}
-PHRASES = {
-    "mogul": _AUCTION,
-    "mogul-board": {**_AUCTION, "depot": r"build a depot", "move": r"move a depot"},
-    "rumors": {"buy": r"\bbuy\b", "short": r"\bshort\b", "dice": r"\bdice\b(?! may stay)", "rumor": r"\brumor\b",
-               "pass": r"\bpass\b", "bag": r"\bbag\b", "roll": r"\broll COMPANY\b"},
-    "stock-round": {"sell": r"\bsell\b", "buy": r"\bbuy\b", "par": r"\bpar\b", "pass": r"\bpass\b",
-                    "offer": r"\boffer (yes|no)\b", "bankrupt": r"\bbankrupt\b", "discard": r"\bdiscard\b",
-                    "reissue": r"\breissue\b", "operate": r"\boperate\b", "train": r"\btrain CO\b",
-                    "done": r"\bdone\b", "end": r"\bend game\b"},
-}
-
-
 def named(ruleset_name: str, prompt: str) -> set[str]:
-    return {kind for kind, phrase in PHRASES[ruleset_name].items() if re.search(phrase, prompt)}
+    return {kind for kind, phrase in ruleset.get(ruleset_name).prompt_phrases.items() if re.search(phrase, prompt)}
 
 
 def kinds(orders) -> set[str]:
@@ -66,8 +53,10 @@ def check_position(game) -> None:
             assert offered == kinds(legal), f"{rs.name}: Your orders now offers {offered}, judge orders {kinds(legal)}"
 
 
-def test_every_ruleset_has_its_phrases():
-    assert sorted(PHRASES) == sorted(rs.name for rs in ruleset.every())
+def test_every_ruleset_names_how_its_prompts_say_each_kind_of_order():
+    for rs in ruleset.every():
+        missing = set(rs.verbs) - set(rs.prompt_phrases)
+        assert not missing, f"{rs.name}: prompt_phrases must say how a prompt names {sorted(missing)}"
 
 
 @pytest.mark.parametrize("config", configs(), ids=config_id)

@@ -36,6 +36,9 @@ class Mogul(Standing, Bot, Check, Ruleset):
     )
     max_moves = 2500
     verbs = ("bid", "pass", "take", "sell", "credit")
+    setup_example = 'start_player = "carol"\n'
+    prompt_phrases = {"bid": r"\bbid\b", "pass": r"\bpass\b", "credit": r"\bcredit\b", "take": r"\btake\b",
+                      "sell": r"\bsell\b"}
     information = Information(secret=True, reveals=(PILE,))  # others' chips, the pile's order; a card turns a round
     score_parts = ("track", "chip_points")
     bot_standing_exact, bot_exchanges_a_round = True, 1.5

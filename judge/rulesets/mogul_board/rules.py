@@ -44,6 +44,8 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     # 1 order of the winner and 1 of the second; each player takes the credit at most once
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
+    setup_example = 'seats = ["bob", "alice", "dave", "carol"]\n'
+    prompt_phrases = {**Mogul.prompt_phrases, "depot": r"build a depot", "move": r"move a depot"}
     score_parts = ("track", "depot_points", "share_points", "chip_points")
     arity = {
         "sell": ((0, 1), "write sell (all your shares of the box colour) or sell none"),

@@ -64,6 +64,9 @@ class Rules(Ruleset):
     # 6 players, and a short not made (at most one an action turn): 72 more
     max_moves = 430
     verbs = ("buy", "short", "dice", "rumor", "bag", "pass", "roll")
+    setup_example = 'first_player = "dave"\ncompanies = ["Nile", "Banana", "Edison", "Gazillioon"]\n'
+    prompt_phrases = {"buy": r"\bbuy\b", "short": r"\bshort\b", "dice": r"\bdice\b(?! may stay)",
+                      "rumor": r"\brumor\b", "pass": r"\bpass\b", "bag": r"\bbag\b", "roll": r"\broll COMPANY\b"}
     # secret money, holdings and screens; the dice, the event cards shuffled at setup, the roll phase's orders
     information = Information(secret=True, reveals=(GENERATOR, PILE, SIMULTANEOUS))
     score_parts = ("cash", "cashout")

@@ -54,6 +54,11 @@ class Rules(Ruleset):
 
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
     name = "stock-round"
+    setup_example = 'priority = "carol"\n'
+    prompt_phrases = {"sell": r"\bsell\b", "buy": r"\bbuy\b", "par": r"\bpar\b", "pass": r"\bpass\b",
+                      "offer": r"\boffer (yes|no)\b", "bankrupt": r"\bbankrupt\b", "discard": r"\bdiscard\b",
+                      "reissue": r"\breissue\b", "operate": r"\boperate\b", "train": r"\btrain CO\b",
+                      "done": r"\bdone\b", "end": r"\bend game\b"}
     title = "Stock Round (1876v2 Trinidad)"
     version = 6
     old_versions = (1, 2, 3, 4, 5)
