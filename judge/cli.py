@@ -1072,11 +1072,12 @@ def upgrade(game_file: Path, config: Optional[Path] = _config_option(), as_json:
     """Replay a game written under an older version of its ruleset by the current rules, and
     save it so if every logged order still fits (else nothing changes)."""
     new, old = _changed(game_file, config, lambda g: (g.upgraded(), g.ruleset.version))
+    orders = _replays(new)[0]
     if as_json:
-        return _json({"ok": True, "from_version": old, "to_version": new.ruleset.version, "orders": _replays(new)[0],
+        return _json({"ok": True, "from_version": old, "to_version": new.ruleset.version, "orders": orders,
                       "changes": list(new.ruleset.changes_since(old)), **new.status()})
     _say(f"upgraded {game_file} from {new.ruleset.name} version {old} to version {new.ruleset.version}: "
-         f"{_replays(new)[0]} {_plural(_replays(new)[0], 'order', 'orders')} replayed")
+         f"{orders} {_plural(orders, 'order', 'orders')} replayed")
     for line in new.ruleset.changes_since(old):
         _say(f"  - {line}")
     _echo_waiting(new)

@@ -211,7 +211,7 @@ def deliver_press(path, name: str, cfg, outbox, now, tick: bool = False) -> int:
             mg.m["press_pending"] = left
         else:
             del mg.m["press_pending"]
-        for e in sent:
+        for e in sorted(sent, key=lambda e: e["text"]):  # (as press_mails: the order written tells who wrote)
             if "from" not in e and e["to"] == "all":
                 players.keep_press(change.game, "anonymous", e["text"])
         change.mails += players.press_mails(cfg, mg, sent)

@@ -221,12 +221,14 @@ class Outbox:
             return
         now = datetime.now(timezone.utc)
         folder = self.cfg.games / SENT / now.date().isoformat()
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             write_synced(folder / tag[len("reply-"):], f"{what} {now.strftime('%Y-%m-%d %H:%M:%S UTC')}".encode())
+            gamefile.sync_directory_of(folder / tag)
         except FileExistsError:  # sent twice: a run was killed between the send and this record
             return
-        gamefile.sync_directory_of(folder / tag)
+        except OSError:  # a full disk: the mail went out all the same; its outbox file must go
+            return  # (else every run would send it again), a delivery again may answer again
 
     def _forget_sent(self) -> None:
         """The records of sent mails older than KEEP_SENT_DAYS (whole days at a time)."""

@@ -28,6 +28,7 @@ from judge.engine.errors import ArchiveError
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
 MAX_SUBJECT = 200
+MAX_MESSAGE = 60_000  # characters of a commit's message
 SPLIT = ("-c", "core.splitIndex=true")  # git's index kept as a shared part and a small one of changes
 
 
@@ -91,6 +92,8 @@ def commit_files(repo, paths: list[Path], message: str) -> bool:
     where = [str(Path(p).resolve().relative_to(repo.resolve())) for p in paths]
     if not where:
         return False
+    if len(message) > MAX_MESSAGE:  # one argument of commit-tree (Linux takes 128 kB at most)
+        message = message[:MAX_MESSAGE].rsplit("\n", 1)[0] + "\n(more in the record)"
     with _repo_lock(repo):
         # git's index of an archive lists every record and site file (50,000 at 10,000 games):
         # split, a change writes only its own entries (update-index and write-tree: 40 ms at

@@ -41,11 +41,11 @@ def figure(record: dict, seats: dict[str, str], colours: dict[str, str]) -> str:
             caption, drawing = "The stock market", market(view["market"], view.get("companies", []), colours)
         else:
             return ""
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return ""
-    steps = [[r["move"], r["board"]] for r in record.get("moves", []) if isinstance(r, dict) and "board" in r]
-    data = json.dumps({"seats": {p: [c, tag] for p, (c, tag) in _tags(seats).items()}, "steps": steps},
-                      separators=(",", ":")).replace("</", "<\\/")
+        steps = [[r["move"], r["board"]] for r in record.get("moves", []) if isinstance(r, dict) and "board" in r]
+        data = json.dumps({"seats": {p: [c, tag] for p, (c, tag) in _tags(seats).items()}, "steps": steps},
+                          separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError):
+        return ""  # an edited record's board (inf, a date, ...): no drawing, the rest of the page
     when = ("As it stands at the move shown above (without JavaScript: at the last move)" if steps else
             "As it stands at the last move (this record was written before the judge kept the board of each move)")
     return (f'<figure class="board" id="board"><figcaption>{caption} at move <span class="board-move">'

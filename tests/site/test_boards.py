@@ -107,3 +107,10 @@ def test_a_record_whose_board_does_not_fit_gets_no_drawing_and_still_its_page():
     record = public.build(game, "edited")
     record["view"]["market"] = [[{"price": "cheap", "par": False, "tokens": []}]]
     assert 'id="board"' not in pages.game_page(record, None)
+    for market in ([[{"price": math.inf, "par": False, "tokens": []}]], [[{"price": -math.inf, "par": True, "tokens": []}]]):
+        record["view"]["market"] = market  # TOML allows inf: the drawing is left out, not the page
+        page = pages.game_page(record, None)
+        assert 'id="board"' not in page and "public report" in page
+    record = public.build(game, "edited")
+    record["moves"][-1]["board"] = {"market": [[0, 0, math.nan]]}  # no "NaN" for boards.js to choke on
+    assert 'id="board"' not in pages.game_page(record, None)
