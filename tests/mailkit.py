@@ -3,6 +3,8 @@ directory, a Maildir outbox or a real SMTP server on 127.0.0.1), mail games, mes
 from __future__ import annotations
 
 import mailbox
+import os
+import random
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -136,10 +138,28 @@ def message(sender: str, body: str, subject: str = "orders", message_id: str | N
     return bytes(msg)
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port free now that no other test of the run is handed: each pytest-xdist
+    worker draws from a range of its own (gw0 10000-11999, gw1 12000-13999, ...) below the
+    kernel's ephemeral ports, and never hands out one port twice. A server stopped and started
+    again on its port, or a port where "nobody listens", stays its test's: the kernel's port 0
+    would give a just-closed port to whichever worker asked next."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    low = 10000 + 2000 * (worker % 11)
+    for port in random.Random(os.getpid()).sample(range(low, low + 2000), 2000):
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
+        return port
+    raise RuntimeError(f"no free loopback port in {low}-{low + 1999}")
 
 
 def to(mails, addr: str) -> list[EmailMessage]:
