@@ -179,7 +179,7 @@ def unread_block(block, logins: dict) -> str:
     return ""
 
 
-_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED )")
+_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED |NOT SENT )")
 
 
 def bounded_echo(sections: list[str]) -> list[str]:
@@ -551,6 +551,9 @@ class Run:
                 self.mails += mails
                 self.notices.append(notice)
         except JudgeError as e:
+            if verb == "press":  # press is no order: refused alone, never taking the block's orders with it
+                self.echo.append(f'NOT SENT "{line}": {e}')
+                return
             self.refuse(at, [f'REFUSED "{line}": {e}'], lines)
             return
         self.echo.append(f"OK      {line}")
