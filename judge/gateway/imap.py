@@ -21,7 +21,9 @@ import select
 import socket
 import ssl
 import time
-from pathlib import Path
+
+from judge.engine.errors import UsageError
+from judge.store import config
 
 KEYWORD = "$Judged"  # the flag of a handled message (with \\Seen, which mail clients show)
 TIMEOUT = 60  # seconds for the server to answer a command
@@ -36,15 +38,10 @@ class ImapDown(Exception):
 def password(settings: dict) -> str:
     """The IMAP password: judge.toml's, or the first line of password_file (read at every
     connection, so that a new password needs no restart)."""
-    if settings["password"]:
-        return settings["password"]
-    path = Path(settings["password_file"])
     try:
-        if path.stat().st_mode & 0o077:
-            raise ImapDown(f"the password file {path} may be read by others: chmod 600 {path}")
-        return (path.read_text("utf-8").splitlines() or [""])[0].strip()
-    except OSError as e:
-        raise ImapDown(f"cannot read the password file {path}: {e.strerror}") from None
+        return config.password(settings)
+    except UsageError as e:
+        raise ImapDown(str(e)) from None
 
 
 def _quoted(name: str) -> str:
