@@ -50,7 +50,14 @@ CAUSES = {
                    "run it as that user (the MTA's command too: a ~/.procmailrc of the judge's user)."),
     "configuration": ("judge.toml unreadable", "The configuration judge.toml cannot be read or is not valid."),
     "other": ("an unexpected error", "An unexpected error: the judge's log has its traceback."),
+    # the publishing step's (judge/publish/step.py): the game goes on, its archive waits
+    "detached-head": ("the archive on a detached HEAD", "The archive's repository has a commit checked out instead "
+                      "of its branch: switch back to the branch (git switch BRANCH)."),
+    "stale-git-lock": ("git's index.lock held", "A process has held the archive's .git/index.lock for minutes: "
+                       "stop it, or remove the lock once no git runs there."),
 }
+PUBLISHING = ("The games go on and their players are mailed as ever; what is published from them (the archive, "
+              "the site, the league) waits, and the next change or judge tick publishes it all once this is mended.")
 DIRECTORY_CAUSES = ("no-space", "read-only", "permission")  # a games directory no message can be saved in
 _ERRNOS = {errno.ENOSPC: "no-space", errno.EDQUOT: "no-space", errno.EROFS: "read-only", errno.EACCES: "permission",
            errno.EPERM: "permission", errno.ENOENT: "missing"}
@@ -128,17 +135,19 @@ def write_log(cfg, detail: str) -> None:
             continue
 
 
-def tell_gm(cfg, detail: str, cause: str = "other") -> bool:
+def tell_gm(cfg, detail: str, cause: str = "other", effect: str = "") -> bool:
     """Mail the game master about a host problem and its likely `cause` (a key of CAUSES),
-    unless told of that cause in the last hour (the MTA retries often). Whether the note went
-    out or waits in the outbox (False: the next run tries again)."""
+    unless told of that cause in the last hour (the MTA retries often); `effect`: what it
+    does to the games, when not the default (nothing changed, the message kept). Whether the
+    note went out or waits in the outbox (False: the next run tries again)."""
     if _told_lately(cause):
         return True
     name, advice = CAUSES[cause]
+    effect = effect or ("Nothing was changed by the work that failed: an incoming message is kept by the MTA and "
+                        "tried again, and judge tick does its work at its next run once the problem is mended.")
     body = (f"The judge could not do its work because of a problem on its host: {name}.\n\n"
-            f"  {detail}\n\n{advice} Nothing was changed by the work that failed: an incoming message is "
-            "kept by the MTA and tried again, and judge tick does its work at its next run once the "
-            f"problem is mended. The judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details. "
+            f"  {detail}\n\n{advice} {effect} "
+            f"The judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details. "
             "You are told of this cause at most once an hour.\n")
     note = compose(cfg, cfg.gm, f"judge: a problem on the judge's host ({name})", body)
     box = open_outbox(cfg)
@@ -157,6 +166,19 @@ def tell_gm(cfg, detail: str, cause: str = "other") -> bool:
         box.close()
     _stamp(cause)
     return True
+
+
+def tell_publishing(cfg, warning: str) -> None:
+    """A warning of the publishing step (judge/publish/step.py `Warned`) whose cause only the
+    game master can mend (a detached HEAD, a git lock held for minutes): told once an hour
+    like the host's problems, when the configuration has mail."""
+    cause = getattr(warning, "cause", "")
+    if not cause or cfg is None or not cfg.has_mail:
+        return
+    try:
+        tell_gm(cfg, str(warning), cause, PUBLISHING)
+    except (JudgeError, OSError):
+        pass  # (the warning is printed and in GAME.archive.log: the next change tries again)
 
 
 def _stamps(cause: str) -> list[Path]:
