@@ -161,3 +161,10 @@ def check(record: dict, where: str, shape: dict = SITE) -> None:
         fields(shape, required)(record, "")
     except _Misfit as e:
         raise GameFileError(f"{where}: the record's {e}") from None
+    if shape is SITE and isinstance(record.get("moves"), list):
+        from judge.record import moves
+
+        try:
+            moves.bounded(record["moves"])
+        except GameFileError as e:
+            raise GameFileError(f"{where}: the record's {e}") from None

@@ -57,7 +57,7 @@ class Listing:
         self.out, self.write_file = Path(out), write_file
         self.warnings: list[str] = []  # a list that did not check, made again from the records
         data, warning = derived.read(self.out / INDEX)
-        self.earlier = isinstance(data, dict) and not isinstance(data.get("running"), dict)  # an earlier judge's site
+        self.earlier = isinstance(data, dict) and set(data) == {"games"}  # an earlier judge's site (it listed all)
         if data is not None and not self.earlier:
             warning = derived.remade(self.out / INDEX, data, GAMES)
         if warning:
