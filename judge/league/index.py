@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -280,9 +279,9 @@ class Index:
         self._row_path(where).unlink(missing_ok=True)
 
     @contextmanager
-    def lock(self, timeout: float = LOCK_TIMEOUT, until: float | None = None):
+    def lock(self, timeout: float = LOCK_TIMEOUT):
         """The index's lock (one writer at a time), made with the folder when it is missing;
-        waited for `timeout` seconds, or until the time.monotonic() `until` when given."""
+        waited for `timeout` seconds (or to the command's deadline: judge/store/flock.py)."""
         from judge.store import flock
 
         if not self.folder.is_dir():
@@ -290,7 +289,7 @@ class Index:
             (self.folder / ".gitignore").write_text("*\n", encoding="utf-8")  # (git status stays clean)
         fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            if not flock.take(fd, time.monotonic() + timeout if until is None else until):
+            if not flock.take(fd, flock.deadline(timeout)):
                 raise GameFileError(f"another judge process kept the index {self.folder} locked")
             yield self
         finally:

@@ -18,10 +18,8 @@ published at once.
 """
 from __future__ import annotations
 
-import contextvars
 import os
 import time
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,25 +29,14 @@ from judge.publish import marks
 LOCK_WAIT = 10  # seconds a command waits in all for other judges publishing the same source
 CATCH_UP = 30  # seconds judge tick spends publishing the games left marked (then: its next run)
 
-_until: contextvars.ContextVar[float | None] = contextvars.ContextVar("until", default=None)
 
 
-@contextmanager
-def waiting(seconds: float = LOCK_WAIT):
+def waiting():
     """Within it, everything published (by `pending` and by every change made) waits for busy
-    locks `seconds` in all (judge tick: one deadline for its whole run)."""
-    token = _until.set(time.monotonic() + seconds) if _until.get() is None else None
-    try:
-        yield
-    finally:
-        if token is not None:
-            _until.reset(token)
+    locks LOCK_WAIT seconds in all (judge tick: one deadline for its whole run)."""
+    from judge.store import flock
 
-
-def _deadline() -> float:
-    """Until when (time.monotonic()) a lock is waited for: the command's, else LOCK_WAIT from now."""
-    until = _until.get()
-    return time.monotonic() + LOCK_WAIT if until is None else until
+    return flock.waiting(LOCK_WAIT)
 
 
 class Warned(str):
@@ -129,9 +116,8 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
     source = records.site_source(cfg)
     idx = index.Index(source)
     later = "it will be tried again with the next change or judge tick"
-    until = _deadline()
     try:
-        lock = idx.lock(until=until)
+        lock = idx.lock(LOCK_WAIT)
         lock.__enter__()
     except (GameFileError, OSError) as e:
         raise _Failed(f"{name} was not published ({e}); {later}") from None
@@ -145,7 +131,7 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
         record = None
         if cfg.archive is not None:
             try:
-                message, path, record = archive.write(game, name, cfg.archive, until)
+                message, path, record = archive.write(game, name, cfg.archive)
             except Exception as e:  # noqa: BLE001
                 raise _Failed(f"the public record of {name} was not archived ({e}); {later}") from None
             where = f"{rs}/{name}.toml"
@@ -173,7 +159,7 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
             except Exception as e:  # noqa: BLE001 - the record is committed all the same
                 failed = _Failed(f"the site of {name} was not updated ({e}); {later}", said=said)
         try:  # the record and the site's files it changed: one commit
-            archive.commit_files(cfg.archive, files, message or f"{rs}/{name}: the site at move {game.move}", until)
+            archive.commit_files(cfg.archive, files, message or f"{rs}/{name}: the site at move {game.move}")
         except Exception as e:  # noqa: BLE001
             raise _Failed(f"the public record of {name} was not archived ({e}); {later}",
                           getattr(e, "cause", ""), said) from None

@@ -47,16 +47,16 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def write(game, name: str, repo, until: float | None = None) -> tuple[str, Path, dict]:
+def write(game, name: str, repo) -> tuple[str, Path, dict]:
     """Write the public record of `game` into `repo` (RULESET/GAME.toml): (the message of its
-    commit, "" when the repository holds this record already; its path; the record); the
-    repository's lock waited for until the time.monotonic() `until`. Raise ArchiveError."""
+    commit, "" when the repository holds this record already; its path; the record). Raise
+    ArchiveError."""
     repo = Path(repo)
     if not repo.is_dir():
         raise ArchiveError(f"no directory {repo} for the archive (make it a git repository: git init {repo})")
     where = f"{game.ruleset.name}/{name}.toml"
     path = repo / where
-    with _repo_lock(repo, until):
+    with _repo_lock(repo):
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
         previous = _read(old)
@@ -83,7 +83,7 @@ def commit(game, name: str, repo) -> str:
     return message
 
 
-def commit_files(repo, paths: list[Path], message: str, until: float | None = None) -> bool:
+def commit_files(repo, paths: list[Path], message: str) -> bool:
     """Commit the files at `paths` (written into the repository `repo`) as they are now, in one
     commit; whether there was anything to commit. Made with git's plumbing (update-index,
     write-tree, commit-tree, update-ref): no walk of the work tree, whatever the archive holds.
@@ -94,7 +94,7 @@ def commit_files(repo, paths: list[Path], message: str, until: float | None = No
         return False
     if len(message) > MAX_MESSAGE:  # one argument of commit-tree (Linux takes 128 kB at most)
         message = message[:MAX_MESSAGE].rsplit("\n", 1)[0] + "\n(more in the record)"
-    with _repo_lock(repo, until):
+    with _repo_lock(repo):
         _check_branch(repo)
         _clear_stale_index_lock(repo)
         # git's index of an archive lists every record and site file (50,000 at 10,000 games):
@@ -137,12 +137,11 @@ def _identity(repo: Path) -> tuple[str, ...]:
 
 class _repo_lock:
     """One judge process at a time commits to a repository (mail, tick and the shell may run
-    together); give up after LOCK_TIMEOUT seconds, or at the time.monotonic() `until` (the
-    next change tries again)."""
+    together); give up after LOCK_TIMEOUT seconds, or at the command's deadline (judge/store/
+    flock.py: the next change or tick tries again)."""
 
-    def __init__(self, repo: Path, until: float | None = None):
+    def __init__(self, repo: Path):
         self.path = repo / ".git" / "judge-archive.lock"
-        self.until = time.monotonic() + LOCK_TIMEOUT if until is None else until
 
     def __enter__(self):
         from judge.store import flock
@@ -151,7 +150,7 @@ class _repo_lock:
         if not self.path.parent.is_dir():  # a worktree or submodule: git's own index lock suffices
             return self
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        if not flock.take(self.fd, self.until):
+        if not flock.take(self.fd, flock.deadline(LOCK_TIMEOUT)):
             os.close(self.fd)
             raise ArchiveError(f"another judge process kept {self.path} locked")
         return self
