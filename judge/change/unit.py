@@ -143,11 +143,13 @@ class Change:
         a configuration (what earlier changes left marked, judge tick catches up); a cause only
         the game master can mend is told to them (judge/mail/host.py, once an hour)."""
         if self.cfg is not None and self.saved:
-            from judge.mail import host
             from judge.publish import step
 
             self.warning = step.after(self.cfg, self.path, self.now) or self.warning
-            host.tell_publishing(self.cfg, self.warning)
+            if getattr(self.warning, "cause", ""):
+                from judge.mail import host
+
+                host.tell_publishing(self.cfg, self.warning)
 
     @property
     def mail(self):

@@ -84,6 +84,7 @@ def publish(cfg, now: datetime) -> list[str]:
     when the site has none yet (computed once, here: never under a game's lock)."""
     from judge.league import index, records
     from judge.publish import step
+    from judge.record import derived
 
     warnings = step.pending(cfg, now)
     for warning in warnings:
@@ -91,7 +92,7 @@ def publish(cfg, now: datetime) -> list[str]:
     source = records.site_source(cfg)
     if index.Index(source).kept() is None:  # (none yet, or one that does not check: made again)
         try:
-            warnings += index.league_of(source, cfg.aliases)[1]
+            warnings += [w for w in index.league_of(source, cfg.aliases)[1] if w.startswith(derived.SAID)]
         except (JudgeError, OSError) as e:
             warnings.append(f"the league's index of {source} was not made ({e})")
     return [f"judge: warning: {w}" for w in warnings]

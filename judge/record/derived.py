@@ -16,6 +16,7 @@ from pathlib import Path
 from judge.engine.errors import GameFileError
 from judge.record import shape
 
+SAID = "the judge's file"  # how each warning of a derived file made again begins
 MAX_BYTES = 64 * 1024 * 1024  # a derived file of 10,000 games' site or index is far smaller
 
 
@@ -67,4 +68,4 @@ def remade(path: Path, data, checker) -> str:
 
 
 def said(path: Path, why: str) -> str:
-    return f"the judge's file {path} does not check ({why}): made again from the records"
+    return f"{SAID} {path} does not check ({why}): made again from the records"
