@@ -145,7 +145,7 @@ class Change:
         if self.cfg is not None and self.saved:
             from judge.publish import step
 
-            self.warning = step.after(self.cfg, self.path, self.now) or self.warning
+            self.warning = step.publish(self.cfg, self.path, self.now) or self.warning
             if getattr(self.warning, "cause", ""):
                 from judge.mail import host
 

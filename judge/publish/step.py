@@ -30,7 +30,6 @@ LOCK_WAIT = 10  # seconds a command waits in all for other judges publishing the
 CATCH_UP = 30  # seconds judge tick spends publishing the games left marked (then: its next run)
 
 
-
 def waiting():
     """Within it, everything published (by `pending` and by every change made) waits for busy
     locks LOCK_WAIT seconds in all (judge tick: one deadline for its whole run)."""
@@ -45,12 +44,6 @@ class Warned(str):
     cause = ""
 
 
-def after(cfg, game_path, now: datetime) -> str:
-    """What a change that saved its game runs once it has left the lock: its own game. Return
-    the warning, or ""."""
-    return publish(cfg, game_path, now)
-
-
 def pending(cfg, now: datetime, budget: float = CATCH_UP) -> list[str]:
     """`judge tick`'s: the marked games of the games directory (and those an earlier judge
     marked), until `budget` seconds are spent (the rest: the next tick, said); the warnings."""
@@ -58,9 +51,9 @@ def pending(cfg, now: datetime, budget: float = CATCH_UP) -> list[str]:
     marked = marks.pending(cfg.games, earlier=True)
     with waiting():
         for k, path in enumerate(marked):
-            if time.monotonic() - start >= budget:
+            if k and time.monotonic() - start >= budget:  # (one game at least: every tick gets on)
                 out.append(f"{len(marked) - k} marked game{'s' if len(marked) - k != 1 else ''} left for the next "
-                           f"judge tick (publishing took {budget:g} s): " + ", ".join(p.stem for p in marked[k:k + 10]))
+                           f"judge tick (a tick publishes for {budget:g} s at most): " + ", ".join(p.stem for p in marked[k:k + 10]))
                 break
             if warning := publish(cfg, path, now):
                 out.append(warning)
@@ -68,7 +61,8 @@ def pending(cfg, now: datetime, budget: float = CATCH_UP) -> list[str]:
 
 
 def publish(cfg, game_path, now: datetime) -> str:
-    """Publish the game at `game_path` if it is marked, and clear its mark; never raise. Return
+    """Publish the game at `game_path` if it is marked, and clear its mark; never raise (what
+    a change that saved its game runs once it has left the lock, for that game alone). Return
     a warning (a `Warned`: what was not published, or a derived file made again), or ""."""
     from judge.record import archive
 
@@ -83,7 +77,8 @@ def publish(cfg, game_path, now: datetime) -> str:
         if not game_path.exists():  # the game file was removed: nothing left to publish
             marks.clear(game_path, token)
             return ""
-        said = _publish(cfg, game_path, _time(when) or now)
+        with waiting():  # (one deadline for all the locks of the game; judge tick's, when within it)
+            said = _publish(cfg, game_path, _time(when) or now)
         marks.clear(game_path, token)
     except _Failed as e:
         said, cause = [*e.said, str(e)], e.cause

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from judge.cli import app
 from judge.engine import bots
 from judge.publish import marks, step
-from judge.store import gamefile
+from judge.store import config as configs, gamefile
 
 from mailkit import GM_ADDRESS, flat, take_maildir
 from registry import new_game
@@ -92,6 +92,15 @@ def test_a_change_publishes_its_own_game_and_a_refused_one_nothing(site):
     assert code == 0, err
     assert git(site, "ls-files").split() == ["mogul/g1.toml"] and marks.pending(site / "games") == [first]
     assert judge(site, "tick")[0] == 0 and marks.pending(site / "games") == []  # the tick catches up the rest
+
+
+def test_judge_tick_catches_up_within_its_budget_and_names_the_games_left(site):
+    games = marked(site, 3)
+    cfg = configs.load(site / "judge.toml")
+    said = step.pending(cfg, None, budget=0)  # spent at once: one game published, every tick gets on
+    assert said == ["2 marked games left for the next judge tick (a tick publishes for 0 s at most): g1, g2"]
+    assert marks.pending(site / "games") == games[1:]
+    assert step.pending(cfg, None) == [] and marks.pending(site / "games") == []
 
 
 def test_an_index_lock_held_by_a_running_process_is_told_to_the_game_master_once_an_hour(site):
