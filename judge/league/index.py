@@ -141,8 +141,9 @@ class Kept:
 
 NOTE = shape.fields(dict.fromkeys(("game", "ruleset", "ended", "why"), shape.text), ("game", "ruleset", "ended", "why"))
 TALLY = shape.fields({"ruleset": shape.text, "count": shape.whole, "first": shape.text, "last": shape.text,
-                      "undated": shape.whole, "rows": shape.listing(shape.row(shape.text, shape.number, shape.number, shape.whole, shape.whole,
-                                                                       *[shape.whole] * len(rowmod.CONDUCT)))},
+                      "undated": shape.whole,
+                      "rows": shape.listing(shape.row(shape.text, shape.number, shape.number, shape.whole, shape.whole,
+                                                      *[shape.whole] * len(rowmod.CONDUCT)))},
                      ("ruleset", "count", "first", "last", "undated", "rows"))
 KEPT = shape.fields({"format": shape.whole, "aliases": shape.mapping(shape.text), "fresh": shape.truth,
                      "last": shape.listing(shape.text), "names": shape.mapping(shape.text),

@@ -52,8 +52,9 @@ def pending(cfg, now: datetime, budget: float = CATCH_UP) -> list[str]:
     with waiting():
         for k, path in enumerate(marked):
             if k and time.monotonic() - start >= budget:  # (one game at least: every tick gets on)
-                out.append(f"{len(marked) - k} marked game{'s' if len(marked) - k != 1 else ''} left for the next "
-                           f"judge tick (a tick publishes for {budget:g} s at most): " + ", ".join(p.stem for p in marked[k:k + 10]))
+                left = len(marked) - k
+                out.append(f"{left} marked game{'s' if left != 1 else ''} left for the next judge tick (a tick "
+                           f"publishes for {budget:g} s at most): " + ", ".join(p.stem for p in marked[k:k + 10]))
                 break
             if warning := publish(cfg, path, now):
                 out.append(warning)

@@ -180,8 +180,9 @@ def _check_branch(repo: Path) -> None:
         return  # (git says what is wrong with the repository itself)
     if not attached:
         raise Stuck(f"the archive's repository {repo} is on a detached HEAD (a commit checked out, not a branch): "
-                    "the judge commits nothing there, so that no commit leaves the branch behind; check the branch out "
-                    f"again (git -C {repo} switch BRANCH) and the next change or judge tick commits all", "detached-head")
+                    "the judge commits nothing there, so that no commit leaves the branch behind; check the branch "
+                    f"out again (git -C {repo} switch BRANCH) and the next change or judge tick commits all",
+                    "detached-head")
 
 
 def _clear_stale_index_lock(repo: Path) -> None:
