@@ -51,7 +51,14 @@ CAUSES = {
                    "run it as that user (the MTA's command too: a ~/.procmailrc of the judge's user)."),
     "configuration": ("judge.toml unreadable", "The configuration judge.toml cannot be read or is not valid."),
     "other": ("an unexpected error", "An unexpected error: the judge's log has its traceback."),
+    # the publishing step's (judge/publish/step.py): the game goes on, its archive waits
+    "detached-head": ("the archive on a detached HEAD", "The archive's repository has a commit checked out instead "
+                      "of its branch: switch back to the branch (git switch BRANCH)."),
+    "stale-git-lock": ("git's index.lock held", "A process has held the archive's .git/index.lock for minutes: "
+                       "stop it, or remove the lock once no git runs there."),
 }
+PUBLISHING = ("The games go on and their players are mailed as ever; what is published from them (the archive, "
+              "the site, the league) waits, and the next change or judge tick publishes it all once this is mended.")
 DIRECTORY_CAUSES = ("no-space", "read-only", "permission")  # a games directory no message can be saved in
 _ERRNOS = {errno.ENOSPC: "no-space", errno.EDQUOT: "no-space", errno.EROFS: "read-only", errno.EACCES: "permission",
            errno.EPERM: "permission", errno.ENOENT: "missing"}
@@ -139,11 +146,13 @@ def report(cfg, error: BaseException, detail: str, via: str = "mail") -> str:
     return tell_gm(cfg, detail.splitlines()[0], cause_of(error), log, via) if cfg is not None else ""
 
 
-def tell_gm(cfg, detail: str, cause: str = "other", log: Path | None = None, via: str = "mail") -> str:
+def tell_gm(cfg, detail: str, cause: str = "other", log: Path | None = None, via: str = "mail",
+            effect: str = "") -> str:
     """Mail the game master about a host problem and its likely `cause` (a key of CAUSES),
     unless told of that cause in the last hour (the MTA retries often). `log`: the judge's log
     that holds the detail (None: none could be written); `via`: "mail" (an MTA keeps the
-    message) or "watch" (it stays in the IMAP folder). What became of the note (`tell`: "" when
+    message) or "watch" (it stays in the IMAP folder); `effect`: what it does to the games, when
+    not the default (nothing changed, the message kept). What became of the note (`tell`: "" when
     it could be neither sent nor put in the outbox, and the next run tries again)."""
     name, advice = CAUSES[cause]
     if via == "watch":
@@ -158,7 +167,7 @@ def tell_gm(cfg, detail: str, cause: str = "other", log: Path | None = None, via
     where = (f"The judge's log {log} has the details." if log is not None else
              f"The judge could not write its log ({', '.join(str(p) for p in log_paths(cfg))}): {output} has them.")
     body = (f"The judge could not do its work because of a problem on its host: {name}.\n\n"
-            f"  {detail}\n\n{advice} Nothing was changed by the work that failed: {kept}. {where} "
+            f"  {detail}\n\n{advice} {effect or f'Nothing was changed by the work that failed: {kept}.'} {where} "
             "You are told of each cause at once, then at most once an hour.\n")
     return tell(cfg, cause, f"judge: a problem on the judge's host ({name})", body)
 
@@ -190,6 +199,19 @@ def tell(cfg, key: str, subject: str, body: str) -> str:
             box.close()
     _stamp(cfg, key)
     return fate
+
+
+def tell_publishing(cfg, warning: str) -> None:
+    """A warning of the publishing step (judge/publish/step.py `Warned`) whose cause only the
+    game master can mend (a detached HEAD, a git lock held for minutes): told once an hour
+    like the host's problems, when the configuration has mail."""
+    cause = getattr(warning, "cause", "")
+    if not cause or cfg is None or not cfg.has_mail:
+        return
+    try:
+        tell_gm(cfg, str(warning), cause, effect=PUBLISHING)
+    except (JudgeError, OSError):
+        pass  # (the warning is printed and in GAME.archive.log: the next change tries again)
 
 
 def _stamps(cfg, key: str) -> list[Path]:

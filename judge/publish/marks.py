@@ -17,10 +17,11 @@ A mark left by an earlier judge (`.NAME.archive-pending` beside the game file) i
 """
 from __future__ import annotations
 
-import fcntl
 import os
 from contextlib import contextmanager
 from pathlib import Path
+
+from judge.store import flock
 
 FOLDER = ".publish"
 
@@ -44,7 +45,7 @@ def _locked(game_path: Path):
     folder.mkdir(exist_ok=True)
     fd = os.open(folder / f"{Path(game_path).stem}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.take(fd, None)  # (held for a mark's write and a save, or a read: never long)
         yield
     finally:
         os.close(fd)
