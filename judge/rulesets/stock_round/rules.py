@@ -503,7 +503,7 @@ class Rules(Ruleset):
         orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
         # (the checks of why_not_trade, each asked once where it holds for many trades: the
         # phase, the buyer, then for each train another company owns, the price)
-        for seller in sellers if not self.why_not_trade_again(state, co) else ():
+        for seller in sellers if sellers and not self.why_not_trade_again(state, co) else ():
             if seller == co:
                 continue
             for t in sorted(set(state["companies"][seller]["trains"])):

@@ -103,11 +103,13 @@ class Turns:
         if not args:
             raise OrderSyntaxError(f"write {verb} COMPANY ...", text)
         co = self.company(args[0], text)
+        if co not in self.operating(state):
+            return super().parse_gm(state, verb, args, text)  # not started, not floated
         if co != turn:
             order = ", ".join([turn, *self.still_to_operate(state)])
             raise IllegalOrder(f"it is {turn}'s turn (operating order now: {order}); {co} "
                                f"{'buys trains only in its own turn' if verb == 'train' else 'operates in its own turn'}"
-                               f"{' (1830: round/operating.rb)' if co in self.operating(state) else ''}", text)
+                               " (1830: round/operating.rb)", text)
         step = STEPS.index(state["step"])
         if verb == "train" and step < STEPS.index("buy"):
             raise IllegalOrder(self.runs_first(co), text)
