@@ -27,6 +27,8 @@ NO_ROUTE = "no route"
 class Turns:
     """The company turns of version 7 (a mixin of the registered ruleset, before Rules)."""
 
+    helps_note = " (its director helps only a company with a route and no train, in its turn)"
+
     # ---- state ----------------------------------------------------------------------------
     def operating_keys(self) -> dict:
         """Also the company whose turn it is, its step, and whether it ran a route."""

@@ -36,6 +36,7 @@ class Version6(StockRound):
         del c["tokens"], c["arrived"]
         return c
 
+    helps_note = Rules.helps_note
     apply = Rules.apply
     next_operating_round = Rules.next_operating_round
     do_done = Rules.do_done
