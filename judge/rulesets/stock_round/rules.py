@@ -122,8 +122,9 @@ class Rules(Ruleset):
     # operating rounds a set, each with at most 5 results, 5 trains bought from companies
     # (version 6: 20, up to each one's limit of 4), 50 emergency sales and `done`; the trains
     # of the open market (discarded, traded in) at most 40 more. Version 6 ends after at most
-    # MAX_ROUNDS sets without the option `rounds`.
-    max_moves = MAX_ROUNDS * 5350 + 80
+    # MAX_ROUNDS sets without the option `rounds`. Version 7: each company's turn also takes a
+    # track, a token and its `done` (15 more orders a round, 45 a set).
+    max_moves = MAX_ROUNDS * 5400 + 80
 
     # ---- components ---------------------------------------------------------------------
     @cached_property  # (read for nearly every order)
