@@ -279,6 +279,26 @@ def test_the_game_master_may_enter_a_whole_round_as_one_block_in_the_turns_order
     assert v["phase"] == "stock" and [c["trains"] for c in v["companies"] if c["director"]] == [["2"]] * 3
 
 
+def test_the_game_masters_bot_buys_another_companys_train_rather_than_ruin_a_director(at):
+    """The audit's g2 in small (arranged at M: the open market's 3 gone, MBR $400, a $0): the
+    bank's cheapest train is the 6 ($630), which a could pay only by selling shares; the bot
+    buys the cheapest other company's train at its face value from one that keeps a train
+    (FTR's 3, $180)."""
+    path = at("M")
+
+    def g2(state):
+        state["trains"]["pool"]["3"], state["trains"]["scrapped"]["3"] = 0, 1
+        a, mbr = state["players"]["a"], state["companies"]["MBR"]
+        state["bank"] += a["money"] - 40
+        a["money"], mbr["treasury"] = 0, 400
+    arrange(path, g2)
+    play(path, "gm: operate MBR 0 withhold")
+    assert "train MBR 6" in gm_orders(path)  # (a would have to sell shares)
+    ok("bot", path, "--gm")
+    assert "MBR buys a 3 train from FTR for $180." in events(path)
+    assert (company(path, "MBR")["trains"], company(path)["trains"], view(path)["players"][0]["money"]) == (["3"], ["4"], 0)
+
+
 def test_a_whole_bot_game_enters_every_companys_revenue_before_its_purchases():
     """Sensible and random players and the game master's bot, seed 2: in every operating round
     each company's entries form one turn, its run before any train it buys."""
