@@ -7,7 +7,8 @@ recomputed for those still to operate whenever a turn begins (round/operating.rb
 recalculate_order after an emergency sale). In its turn the game master enters, in 1830's
 order: the track's cost (`track CO 80`, one tile a turn), a station token (`token CO`, the next
 stand-in cost), the run (`operate CO REVENUE pay|withhold`, or `operate CO no route`), then the
-buy-train step (`train ...` any number within the limit, then `done`). Skipping is allowed: a
+buy-train step (`train ...` any number within the limit, then `done`; in a round where no
+company operates, `done` alone closes it). Skipping is allowed: a
 run entered first means no track and no token. Trains bought never count in that turn's
 revenue, and a company buys only in its own turn. A company with a route and no train must buy
 before `done`, and only then does its director help (step/train.rb, emergency_money.rb).
@@ -68,22 +69,30 @@ class Turns:
                                             if co not in state["operated"] and co != state["turn_co"]])
 
     def begin_turn(self, state) -> None:
-        """The next company in operating order begins its turn; none left: the round is over."""
+        """The next company in operating order begins its turn; none left: the round is over
+        (in a round where no company operates, at the game master's `done`)."""
         state.update(turn_co="", step="", route=False)
         left = self.still_to_operate(state)
         if not left:
-            self.end_operating_round(state)
+            if state["operated"]:
+                self.end_operating_round(state)
             return
         state.update(turn_co=left[0], step="track")
         then = f"; then {', '.join(left[1:])}" if left[1:] else ""
         emit(state, f"{left[0]} operates{then}.")
 
     def do_done(self, state, order) -> None:
-        """`done`: the company's turn is over; the next begins."""
-        self.begin_turn(state)
+        """`done`: the company's turn is over; the next begins (no company operates: the round is over)."""
+        if state["turn_co"]:
+            self.begin_turn(state)
+        else:
+            self.end_operating_round(state)
 
     def why_not_done(self, state) -> str:
-        co, c = state["turn_co"], state["companies"][state["turn_co"]]
+        co = state["turn_co"]
+        if not co:
+            return ""  # no company operates in this round
+        c = state["companies"][co]
         if state["step"] != "buy":
             return self.runs_first(co)
         if self.director_helps(state, c) and (self.on_sale(state) or self.pool_trains(state)):
@@ -190,7 +199,7 @@ class Turns:
         """The entries of the turn's company now, in 1830's order (a step may be skipped)."""
         co, step = state["turn_co"], state["step"]
         if not co:
-            return ["end game"]
+            return ["done", "end game"]  # no company operates in this round
         orders = []
         if step == "track":
             orders += [f"track {co} {cost}" for cost in self.data["track_costs"] if not self.why_not_track(state, co, cost)]

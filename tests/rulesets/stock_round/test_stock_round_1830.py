@@ -556,8 +556,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
     assert ("cannot upgrade to stock-round version 7: log entry 17 ('17 gm train FTR 2') does not replay: "
-            'not your turn "train FTR 2": the stock round is on') in flat(result.output)  # (no company floated:
-    # version 7 closed the operating round itself)
+            'illegal order "train FTR 2": FTR has not floated') in flat(result.output)
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules
     assert gamefile.load(path).ruleset.version == 1

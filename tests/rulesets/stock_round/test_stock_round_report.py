@@ -57,7 +57,7 @@ def test_the_prompt_of_an_offer_speaks_of_no_one_as_you():
     game = Game.new("stock-round", ["a", "b", "c"], seed=3, setup={"priority": "a"})
     rs = game.ruleset
     for line in ["a: par FTR 60", "b: par SFR 60", "c: buy FTR company", "a: buy FTR company", "b: buy FTR company",
-                 "c: pass", "a: pass", "b: pass", "c: pass", "a: pass", "b: sell FTR 1"]:  # (FTR unfloated: no turn)
+                 "c: pass", "a: pass", "b: pass", "gm: done", "c: pass", "a: pass", "b: sell FTR 1"]:
         who, _, text = line.partition(": ")
         game.submit(GM if who == "gm" else who, [text])
     assert game.awaiting() == ["c"]

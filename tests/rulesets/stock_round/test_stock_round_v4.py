@@ -125,8 +125,7 @@ def test_a_train_over_the_fallen_limit_goes_to_the_open_market_the_director_choo
 # ---- 4. a player over the certificate limit sells first ----------------------------------------
 def over_the_limit(tmp_path, version=None):
     """Six players (limit 7): in stock round 2, a holds 6 FTR (director) and 3 SFR: 8 certificates
-    (a game of version 6 unless `version` says another: version 7 closes an operating round
-    without a floated company by itself)."""
+    (a game of version 6 unless `version` says another)."""
     path = tmp_path / "six.toml"
     setup = tmp_path / "s.toml"
     setup.write_text('priority = "a"\n')
