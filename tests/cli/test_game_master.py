@@ -33,7 +33,7 @@ def awaiting_the_game_master(tmp_path, name: str, **options):
 
 
 @pytest.mark.parametrize("name, options, verbs", [
-    ("stock-round", {}, ("operate", "train", "done", "end")),  # the operating results
+    ("stock-round", {}, ("track", "token", "operate", "train", "done", "end")),  # a company turn (version 7)
     ("rumors", {"dice": "manual"}, ("roll",)),  # a hand-rolled die
 ])
 def test_bot_gm_plays_the_game_masters_turn(tmp_path, name, options, verbs):
