@@ -78,33 +78,42 @@ def test_an_old_file_upgraded_and_played_to_the_end_passes_audit_and_its_site_sa
     assert "judge audit passes" in page
 
 
+def judge_of(m, version) -> None:
+    """The judge of the day when stock-round `version` (a class of versions.py) was the current
+    one: its registry holds that version, which knows the earlier ones."""
+    rules = version()
+    m.setattr(rules, "old_versions", tuple(range(1, rules.version)))
+    m.setitem(ruleset._REGISTRY, "stock-round", rules)
+
+
 def stretches(tmp_path, monkeypatch):
     """The stock-round game of 2026-11-24 (version 3) moved to version 4 while version 4 was
-    the current one, played on, then moved to the current version and played to the end: a
-    log of three stretches."""
-    from judge.rulesets.stock_round.versions import Version4
+    the current one, played on, then moved to version 6 while version 6 was the current one and
+    played to the end: a log of three stretches. (Version 7 takes no such game: its game master
+    entered trains before the revenue, which 1830's company turns refuse.)"""
+    from judge.rulesets.stock_round.versions import Version4, Version6
 
     path = tmp_path / "stock-round.toml"
     shutil.copy(next(p for p in FILES if p.parent.name == "2026-11-24" and p.stem == "stock-round"), path)
     with monkeypatch.context() as m:
-        four = Version4()
-        m.setattr(four, "old_versions", (1, 2, 3))
-        m.setitem(ruleset._REGISTRY, "stock-round", four)  # as if this judge were the one of that day
+        judge_of(m, Version4)
         code, out = judge("upgrade", path)
         assert code == 0 and "from stock-round version 3 to version 4" in flat(out), out
         for _ in range(12):
             game = gamefile.load(path)
             assert judge("bot", path, "--as", game.awaiting()[0])[0] == 0
-    code, out = judge("upgrade", path)
-    assert code == 0 and f"from stock-round version 4 to version {ruleset.get('stock-round').version}" in flat(out)
-    play_out(path)
+    with monkeypatch.context() as m:
+        judge_of(m, Version6)
+        code, out = judge("upgrade", path)
+        assert code == 0 and "from stock-round version 4 to version 6" in flat(out), out
+        play_out(path)
     return path
 
 
 def test_a_game_upgraded_twice_audits_each_stretch_under_its_version_and_a_forged_entry_fails(tmp_path, monkeypatch):
     path = stretches(tmp_path, monkeypatch)
     code, out = judge("audit", path)
-    current = ruleset.get("stock-round").version
+    current = 6  # (the last stretch's: today's judge audits it under version 6's rules)
     assert code == 0, out
     upgrades = [e for e in gamefile.load(path).log if " judge: upgrade " in e]
     assert [e.split(" ", 1)[1] for e in upgrades] == ["judge: upgrade from version 3 to version 4",
@@ -141,7 +150,12 @@ def test_a_game_upgraded_twice_audits_each_stretch_under_its_version_and_a_forge
     assert "version 3" in out
 
 
-def test_a_rollback_to_before_an_upgrade_keeps_the_new_rules_and_the_proof(tmp_path):
+def test_a_rollback_to_before_an_upgrade_keeps_the_new_rules_and_the_proof(tmp_path, monkeypatch):
+    """Upgraded by the judge of version 6 (version 7 takes no game whose trains were entered
+    before the revenue), rolled back, played out and audited."""
+    from judge.rulesets.stock_round.versions import Version6
+
+    judge_of(monkeypatch, Version6)
     path = tmp_path / "stock-round.toml"
     shutil.copy(next(p for p in FILES if p.parent.name == "2026-11-24-afternoon"), path)
     assert judge("upgrade", path)[0] == 0
