@@ -126,3 +126,9 @@ class VerifyError(JudgeError):
     """Replaying the log does not give the saved state."""
 
     exit_code = 5
+
+
+class LinkRefused(UsageError):
+    """A symbolic link where the judge writes (judge/engine/writes.py): nothing is written
+    through one. For `judge mail` a host problem like any other (exit 75: the MTA keeps the
+    message, the game master is told)."""
