@@ -162,12 +162,15 @@ def write_new(path, data: bytes, mode: int = 0o600, base=None, sync: bool = True
     os.close(fd)
 
 
-def write_atomic(path, data: bytes, mode: int = 0o600, base=None, sync: bool = True) -> None:
+def write_atomic(path, data: bytes, mode: int = 0o600, base=None, sync: bool = True, folders: int | None = None,
+                 replace: bool = True) -> None:
     """Replace the file at `path` with `data` atomically: a temporary file beside it (named by
     the process id: .NAME.PID-K.tmp), flushed, renamed over it (over a link, never through
-    it), the folder synced. `sync=False` leaves the flushing to the system."""
+    it), the folder synced. `sync=False` leaves the flushing to the system; `folders`: the
+    mode of the folders on the way, made when missing; `replace=False`: a new file only
+    (FileExistsError when one is there), never a half one."""
     path = Path(path).absolute()
-    with Folder(path.parent, base) as folder:
+    with Folder(path.parent, base, make=folders) as folder:
         for k in range(1000):
             tmp = f".{path.name}.{os.getpid()}-{k}.tmp"
             try:
@@ -182,7 +185,11 @@ def write_atomic(path, data: bytes, mode: int = 0o600, base=None, sync: bool = T
                 _fill(fd, data, sync)
             finally:
                 os.close(fd)
-            folder.replace(tmp, path.name)
+            if replace:
+                folder.replace(tmp, path.name)
+            else:
+                folder.link(tmp, path.name)
+                folder.remove(tmp)
         except BaseException:
             folder.remove(tmp)
             raise
