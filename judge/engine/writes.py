@@ -197,13 +197,14 @@ def write_atomic(path, data: bytes, mode: int = 0o600, base=None, sync: bool = T
             folder.sync()
 
 
-def append(path, data: bytes, mode: int = 0o600, base=None) -> None:
-    """Append `data` to the file at `path` (made when missing, with `mode`; one made wider by
-    an earlier judge narrowed to `mode`)."""
+def append(path, data: bytes, mode: int = 0o600, base=None, narrow: bool = False) -> None:
+    """Append `data` to the file at `path` (made when missing, with `mode`); with `narrow`, a
+    file made wider by an earlier judge is narrowed to `mode` (the file itself: never a
+    link's target)."""
     fd = open_write(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode, base)
     try:
-        if os.fstat(fd).st_mode & 0o777 & ~mode:
-            os.fchmod(fd, mode)  # (the file itself: opened without following a link)
+        if narrow and os.fstat(fd).st_mode & 0o777 & ~mode:
+            os.fchmod(fd, mode)
         os.write(fd, data)
     finally:
         os.close(fd)

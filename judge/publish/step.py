@@ -131,8 +131,11 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
 
 def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> list[Path]:
     """The site's files of the game (and its lists): those written, or found as written."""
+    from judge.engine import writes
     from judge.site import build
 
+    if Path(cfg.site).absolute().is_relative_to(Path(cfg.archive).absolute()):  # the archive's own folder:
+        writes.make_folder(cfg.site, cfg.archive)  # no link on the way to it either
     audit = {"result": entry["row"]["audit"], "why": entry["row"]["why"]} if entry["kind"] == "finished" else None
     return build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
 
