@@ -210,6 +210,15 @@ def append(path, data: bytes, mode: int = 0o600, base=None, narrow: bool = False
         os.close(fd)
 
 
+def touch(path, mode: int = 0o600, base=None) -> None:
+    """Set the time of the file at `path` to now (made when missing, with `mode`)."""
+    fd = open_write(path, os.O_WRONLY | os.O_CREAT, mode, base)
+    try:
+        os.utime(fd)
+    finally:
+        os.close(fd)
+
+
 def make_folder(path, base=None, mode: int = 0o777) -> None:
     """The folder at `path` and those on the way to it below `base`, made when missing."""
     os.close(open_write(path, FOLDER | os.O_CREAT, mode, base, folders=mode))

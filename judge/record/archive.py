@@ -24,7 +24,7 @@ from judge.record import corrections, public as record
 from judge.store import gamefile
 from judge.store.steps import step
 from judge.engine import writes
-from judge.engine.errors import ArchiveError, LinkRefused
+from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
@@ -114,7 +114,7 @@ def note(game_path, warning: str, now: datetime | None = None) -> None:
     try:
         writes.append(Path(game_path).with_name(f"{Path(game_path).stem}.archive.log"),
                       (json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n").encode(), 0o666)
-    except (OSError, LinkRefused):  # (a log that is a link is not written: the warning is said all the same)
+    except OSError:  # (a log that is a link is not written, LinkRefused: the warning is said all the same)
         pass
 
 
