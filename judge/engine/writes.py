@@ -65,13 +65,24 @@ def open_write(path, flags: int = os.O_WRONLY | os.O_CREAT, mode: int = 0o600, b
             os.close(fd)
 
 
+def refusal(at: Path, what: str = "file") -> LinkRefused:
+    return LinkRefused(f"{at} is a symbolic link: the judge never writes through one (remove it, and the judge "
+                       f"writes a {what} of its own there)")
+
+
+def check_file(path) -> None:
+    """Refuse (LinkRefused) when the file at `path` is a link, before work that ends by
+    writing it (a change's mail log, written after its save) begins."""
+    if os.path.islink(path):
+        raise refusal(Path(path).absolute())
+
+
 def _open(parent: int, name: str, at: Path, flags: int, mode: int) -> int:
     try:
         return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=parent)
     except OSError as e:
         if e.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR) and _is_link(parent, name):
-            raise LinkRefused(f"{at} is a symbolic link: the judge never writes through one (remove it, and the "
-                              "judge writes a file of its own there)") from None
+            raise refusal(at) from None
         raise
 
 
@@ -89,8 +100,7 @@ def _folder(parent: int, name: str, at: Path, make: int | None) -> int:
                 pass
         except OSError as e:
             if e.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(parent, name):
-                raise LinkRefused(f"{at} is a symbolic link: the judge never writes through one (remove it, and the "
-                                  "judge writes a folder of its own there)") from None
+                raise refusal(at, "folder") from None
             raise
     return os.open(name, FOLDER | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent)
 
