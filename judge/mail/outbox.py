@@ -219,8 +219,11 @@ class Outbox:
             gamefile.sync_directory_of(folder / tag)
         except FileExistsError:  # sent twice: a run was killed between the send and this record
             return
-        except OSError:  # a full disk: the mail went out all the same; its outbox file must go
-            return  # (else every run would send it again), a delivery again may answer again
+        except OSError as e:  # a full disk, or a link (refused): the mail went out all the same; its outbox
+            try:  # file must go (else every run would send it again), a delivery again may answer again
+                record(general_log(self.cfg), now, outcome=f"a mail went out, but its record was not kept: {e}")
+            except OSError:
+                pass
 
     def _forget_sent(self) -> None:
         """The records of sent mails older than KEEP_SENT_DAYS (whole days at a time)."""
