@@ -127,9 +127,6 @@ def candidates(paths: set[str]) -> set[str]:
 
 
 def test_no_write_of_a_whole_mail_game_follows_a_link(tmp_path, monkeypatch):
-    global START
-    import time
-    START = time.monotonic()
     traced = Traced(monkeypatch)
     root, snaps = tmp_path / "judge", tmp_path / "snaps"
     configure(root)
@@ -166,11 +163,7 @@ def test_no_write_of_a_whole_mail_game_follows_a_link(tmp_path, monkeypatch):
     for must in ("games/g1.toml", "games/g1.mail.log", "games/.publish/g1.lock", "archive/.judge-index",
                  "archive/mogul/g1.toml", "archive/site", "games/.mail/outbox", "inbox/cur"):
         assert kind(must) in first, sorted(first)
-    import time
-    t0 = time.monotonic()
-    print("game", t0 - START, len(first))
     for n, (rel, k) in enumerate(sorted(first.values())):
-        print(rel, k, time.monotonic() - t0)
         check_one(tmp_path / f"try-{n}", snaps / str(k), rel, k, steps[k], traced)
 
 
