@@ -207,3 +207,44 @@ def check_one(place: Path, snap: Path, rel: str, k: int, step, traced: Traced) -
     if k:  # the message handled (in cur/), or kept to be tried again (in new/)
         kept = [n for sub in ("new", "cur") for n in os.listdir(root / "inbox" / sub) if n.split(":")[0] == f"message-{k}"]
         assert len(kept) == 1, f"{rel}: the message lost"
+
+
+def test_a_mail_log_that_is_a_link_refuses_the_change_and_the_message_waits(tmp_path):
+    """The red team's reproduction: g1.mail.log a link to a file elsewhere (whose mode the judge
+    changed to 0600). Now the change is refused before anything is saved: the game unchanged,
+    the target's bytes and mode kept, the message left to the MTA (exit 75); once the link is
+    gone the same message is applied, once."""
+    from judge.engine.errors import HostError
+    from judge.mail import host
+
+    from mailkit import new_game, take_maildir
+
+    site = make_site(tmp_path)
+    passwords = new_game(site, setup=short_setup(rounds=2))
+    take_maildir(site.outbox_dir)
+    elsewhere = tmp_path / "elsewhere.log"
+    elsewhere.write_text("someone's log\n")
+    elsewhere.chmod(0o644)
+    log = site.cfg.games / "g1.mail.log"
+    log.unlink(missing_ok=True)
+    log.symlink_to(elsewhere)
+    first = site.load().awaiting()[0]
+    raw = message(address(first), f"game g1\nplayer {first} {passwords[first]}\n#1 bid\n")
+
+    def judge_mail():
+        with host.guarded(lambda: site.cfg):
+            inbox.handle_piped(raw, site.cfg, site.outbox(), T0)
+
+    try:
+        judge_mail()
+        raise AssertionError("applied")
+    except HostError as e:
+        assert e.exit_code == 75
+    assert site.load().log == [] and elsewhere.read_text() == "someone's log\n"
+    assert elsewhere.stat().st_mode & 0o777 == 0o644 and log.is_symlink()
+    told = (site.cfg.games / "mail.log").read_text()
+    assert f"{log} is a symbolic link: the judge never writes through one" in told
+    assert [m for m in take_maildir(site.outbox_dir) if m["To"] == address(first)] == []  # no answer yet
+    log.unlink()
+    judge_mail()  # the MTA delivers it again
+    assert site.load().log == [f"1 {first} bid"] and "All applied." in log.read_text()
