@@ -248,3 +248,32 @@ def test_a_mail_log_that_is_a_link_refuses_the_change_and_the_message_waits(tmp_
     log.unlink()
     judge_mail()  # the MTA delivers it again
     assert site.load().log == [f"1 {first} bid"] and "All applied." in log.read_text()
+
+
+def test_a_failure_note_never_goes_through_a_link(tmp_path):
+    """GAME.archive.log (the notes of what could not be published) a link, and the archive's
+    ruleset folder a link (archive/mogul -> elsewhere), the red team's two reproductions: the
+    change is saved, the publishing refused with its reason, nothing written elsewhere; once
+    the folder's link is gone the game is published."""
+    from typer.testing import CliRunner
+
+    from judge.cli import app
+
+    from archivekit import archived_site, ends_in
+
+    cfg, games, repo, _ = archived_site(tmp_path)
+    game, rest = ends_in("mogul", 2, 3)
+    gamefile.create(game, games / "friday.toml")
+    elsewhere, notes = tmp_path / "elsewhere", tmp_path / "notes.log"
+    elsewhere.mkdir()
+    notes.write_text("someone's notes\n")
+    notes.chmod(0o644)
+    (repo / "mogul").symlink_to(elsewhere)
+    (games / "friday.archive.log").symlink_to(notes)
+    done = CliRunner().invoke(app, ["order", str(games / "friday.toml"), *rest.pop(0), "--config", str(cfg)])
+    assert done.exit_code == 0 and f"{repo / 'mogul'} {REFUSAL}" in " ".join(done.stderr.split())
+    assert os.listdir(elsewhere) == [] and notes.read_text() == "someone's notes\n"
+    assert notes.stat().st_mode & 0o777 == 0o644 and (games / ".publish" / "friday").exists()
+    (repo / "mogul").unlink()
+    done = CliRunner().invoke(app, ["order", str(games / "friday.toml"), *rest.pop(0), "--config", str(cfg)])
+    assert done.exit_code == 0 and (repo / "mogul" / "friday.toml").is_file() and notes.read_text() == "someone's notes\n"
