@@ -88,7 +88,7 @@ safe() {
 command -v postconf >/dev/null && safe
 id judge >/dev/null 2>&1 && ! id -Gn judge | grep -qw judge && userdel judge  # an earlier run's user
 mountpoint -q "$J/games" && umount "$J/games"  # an earlier run's small disk
-rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J"/.judge-host-problem* "$J/procmail.log"
+rm -rf "$J/.venv" "$J/games" "$J/.procmailrc" "$J/.forward" "$J/judge-errors.log" "$J"/.judge-told.* "$J"/.judge-host-problem* "$J/procmail.log"
 HOSTDIR=$(mktemp -d); cd "$HOSTDIR"
 doc_block file "~/.procmailrc" > procmailrc
 doc_block file crontab | sed "s/^MAILTO=.*/MAILTO=$GM/" > crontab   # the game master's address, as the doc says

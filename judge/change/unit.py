@@ -13,7 +13,8 @@ whose report changed, the notices, and `mails` added by the caller) and a journa
 mail game, under the lock; the mails are sent once it is left. With a configuration the save also marks the game to be published
 (judge/publish/marks.py), and once the lock is left the publishing step runs (the archive, the
 league's index, the site: judge/publish/step.py), for this game and for any other of its
-directory a killed judge left marked; its warning is `warning`. An exception leaves the file
+own game (a change that saved nothing publishes nothing; what earlier changes left marked,
+judge tick catches up); its warning is `warning`. An exception leaves the file
 and the outbox as they were. `discard()` leaves without saving (a refusal, a duplicate message).
 
 Without a configuration a change touches the game file alone, mail game or not (a mail
@@ -54,6 +55,7 @@ class Change:
         self.warning = ""  # the publishing step's, when something could not be published
         self.box_down = ""  # why the mails of the change wait in the outbox (an outbox opened here)
         self._keep = True
+        self.saved = False  # the game was saved (and marked to be published)
         self._lock = None
         self._opened = None  # an outbox the change opened itself, to send once the lock is left
 
@@ -138,12 +140,17 @@ class Change:
             box.close()
 
     def publish(self) -> None:
-        """Outside the lock: what is published from this game (and what a killed judge left
-        to publish in its directory), when the change has a configuration."""
-        if self.cfg is not None:
+        """Outside the lock: what is published from this game, when the change saved it and has
+        a configuration (what earlier changes left marked, judge tick catches up); a cause only
+        the game master can mend is told to them (judge/mail/host.py, once an hour)."""
+        if self.cfg is not None and self.saved:
             from judge.publish import step
 
-            self.warning = step.after(self.cfg, self.path, self.now) or self.warning
+            self.warning = step.publish(self.cfg, self.path, self.now) or self.warning
+            if getattr(self.warning, "cause", ""):
+                from judge.mail import host
+
+                host.tell_publishing(self.cfg, self.warning)
 
     @property
     def mail(self):
@@ -179,6 +186,7 @@ class Change:
                 write()
             else:  # the change and its mails are one transaction
                 box.commit(self.name, game, mails, write)
+            self.saved = True
             outcome = self.outcome or "; ".join(self.notices) or self._logged()
             if mail is not None and (outcome or self.journal):
                 from judge.mail.journal import journal_path, record

@@ -27,7 +27,16 @@ def tick(cfg, outbox, now: datetime, problems: list | None = None) -> list[str]:
     runs left in it); what was done, one line each. A game that cannot be handled is skipped
     with its reason, and the others are handled all the same. A problem of the host (a full
     disk, a read-only file system, a wrong owner or mode) is no game's: it becomes one
-    HostError for the whole run, added to `problems`, or raised once the run is done."""
+    HostError for the whole run, added to `problems`, or raised once the run is done. What is
+    published (the games left marked, then each change's) waits for busy locks a bounded
+    total (judge/publish/step.py `waiting`)."""
+    from judge.publish import step
+
+    with step.waiting():
+        return _tick(cfg, outbox, now, problems)
+
+
+def _tick(cfg, outbox, now: datetime, problems: list | None) -> list[str]:
     done, found = [], []
 
     def host_problem(where: str, e: Exception) -> None:
@@ -75,15 +84,18 @@ def publish(cfg, now: datetime) -> list[str]:
     when the site has none yet (computed once, here: never under a game's lock)."""
     from judge.league import index, records
     from judge.publish import step
+    from judge.record import derived
 
-    done = [f"judge: warning: {w}" for w in step.pending(cfg, now)]
+    warnings = step.pending(cfg, now)
+    for warning in warnings:
+        host.tell_publishing(cfg, warning)
     source = records.site_source(cfg)
-    if index.Index(source).kept() is None:
+    if index.Index(source).kept() is None:  # (none yet, or one that does not check: made again)
         try:
-            index.league_of(source, cfg.aliases)
+            warnings += [w for w in index.league_of(source, cfg.aliases)[1] if w.startswith(derived.SAID)]
         except (JudgeError, OSError) as e:
-            done.append(f"judge: warning: the league's index of {source} was not made ({e})")
-    return done
+            warnings.append(f"the league's index of {source} was not made ({e})")
+    return [f"judge: warning: {w}" for w in warnings]
 
 
 def tick_game(path, cfg, outbox, now: datetime) -> list[str]:

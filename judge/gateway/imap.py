@@ -21,7 +21,9 @@ import select
 import socket
 import ssl
 import time
-from pathlib import Path
+
+from judge.engine.errors import UsageError
+from judge.store import config
 
 KEYWORD = "$Judged"  # the flag of a handled message (with \\Seen, which mail clients show)
 TIMEOUT = 60  # seconds for the server to answer a command
@@ -30,21 +32,37 @@ FETCH_BATCH = 500  # UIDs in one FETCH of sizes
 
 class ImapDown(Exception):
     """The server cannot be used now (down, refused the login, dropped the connection, a
-    certificate that does not verify): try again later."""
+    certificate that does not verify): try again later. `cause`: a key of CAUSES, by which
+    the game master is told of each new cause at once (judge/gateway/watch.py)."""
+
+    def __init__(self, text: str, cause: str = "unreachable"):
+        super().__init__(text)
+        self.cause = cause
+
+
+# Why the mailbox cannot be read: (what the note's subject names, what the game master may do).
+CAUSES = {
+    "unreachable": ("the server cannot be reached", "The server or the network may be down, or the server was "
+                    "restarted: nothing to do unless it lasts."),
+    "login": ("the login is refused", "If the password was changed, write the new one in judge.toml's [imap] "
+              "(or its password_file: then no restart is needed)."),
+    "password-file": ("the password file cannot be read", "Mend the password file named in judge.toml's [imap] "
+                      "(readable by the judge's user alone: chmod 600); no restart is needed."),
+    "certificate": ("its certificate is refused", "The judge never logs in past a certificate it does not trust: "
+                    "is [imap] host the name the certificate is for, and does [imap] cafile (or the system) "
+                    "trust its authority?"),
+    "refused": ("the server refused a command", "The server's answer is below: a folder of [imap] missing or not "
+                "allowed, or a server that does not speak what the judge needs."),
+}
 
 
 def password(settings: dict) -> str:
     """The IMAP password: judge.toml's, or the first line of password_file (read at every
     connection, so that a new password needs no restart)."""
-    if settings["password"]:
-        return settings["password"]
-    path = Path(settings["password_file"])
     try:
-        if path.stat().st_mode & 0o077:
-            raise ImapDown(f"the password file {path} may be read by others: chmod 600 {path}")
-        return (path.read_text("utf-8").splitlines() or [""])[0].strip()
-    except OSError as e:
-        raise ImapDown(f"cannot read the password file {path}: {e.strerror}") from None
+        return config.password(settings)
+    except UsageError as e:
+        raise ImapDown(str(e), "password-file") from None
 
 
 def _quoted(name: str) -> str:
@@ -60,7 +78,13 @@ class Mailbox:
         self.conn = None
         try:
             self.conn = self._open()
-            self.conn.login(settings["user"], password(settings))
+            secret = password(settings)
+            try:
+                self.conn.login(settings["user"], secret)
+            except imaplib.IMAP4.error as e:
+                if isinstance(e, imaplib.IMAP4.abort):
+                    raise
+                raise ImapDown(f"the server refused the login: {e}", "login") from None
             self.caps = set(self._ok(self.conn.capability(), "CAPABILITY")[0].decode("ascii", "replace").upper().split())
             for folder in (settings["move_to"], settings["quarantine"]):
                 if folder:
@@ -74,7 +98,7 @@ class Mailbox:
             raise
         except (OSError, imaplib.IMAP4.error, ValueError) as e:
             self.close()
-            raise ImapDown(_why(e)) from None
+            raise _down(e) from None
 
     @property
     def idle(self) -> bool:
@@ -101,7 +125,7 @@ class Mailbox:
         kind, data = answer
         if kind != "OK":
             said = b" ".join(d for d in data if isinstance(d, bytes)).decode("utf-8", "replace")
-            raise ImapDown(f"the server refused {what}: {said or kind}")
+            raise ImapDown(f"the server refused {what}: {said or kind}", "refused")
         return data
 
     def _ensure(self, folder: str) -> None:
@@ -116,7 +140,7 @@ class Mailbox:
         try:
             return self._ok(self.conn.uid(*args), f"UID {args[0]}")
         except (OSError, imaplib.IMAP4.error, ValueError) as e:
-            raise ImapDown(_why(e)) from None
+            raise _down(e) from None
         finally:  # what else the server told (EXISTS, EXPUNGE...): not kept for ever
             if self.conn is not None:
                 self.conn.untagged_responses.clear()
@@ -164,7 +188,7 @@ class Mailbox:
             try:
                 self.conn.expunge()
             except (OSError, imaplib.IMAP4.error) as e:
-                raise ImapDown(_why(e)) from None
+                raise _down(e) from None
 
     def wait(self, seconds: float) -> bool:
         """Wait up to `seconds` for new mail: IDLE where the server offers it, else sleep and
@@ -174,12 +198,12 @@ class Mailbox:
             try:
                 self._ok(self.conn.noop(), "NOOP")
             except (OSError, imaplib.IMAP4.error) as e:
-                raise ImapDown(_why(e)) from None
+                raise _down(e) from None
             return True
         try:
             return self._idle(seconds)
         except (OSError, imaplib.IMAP4.error, ValueError) as e:
-            raise ImapDown(_why(e)) from None
+            raise _down(e) from None
 
     def _idle(self, seconds: float) -> bool:
         conn, tag = self.conn, b"JW" + str(int(time.monotonic() * 1000)).encode()
@@ -238,14 +262,15 @@ class Mailbox:
         self.conn = None
 
 
-def _why(e: Exception) -> str:
+def _down(e: Exception) -> ImapDown:
+    """A failure of the server or the connection, with its words and its cause."""
     if isinstance(e, ssl.SSLCertVerificationError):
-        return f"the server's certificate is refused: {e.verify_message}"
+        return ImapDown(f"the server's certificate is refused: {e.verify_message}", "certificate")
     if isinstance(e, socket.timeout):
-        return "the server did not answer in time"
+        return ImapDown("the server did not answer in time")
     text = str(e) or type(e).__name__
     if isinstance(e, imaplib.IMAP4.abort):
-        return f"the connection was lost: {text}"
+        return ImapDown(f"the connection was lost: {text}")
     if isinstance(e, imaplib.IMAP4.error):
-        return f"the server refused: {text}"  # a refused login among them
-    return text
+        return ImapDown(f"the server refused: {text}", "refused")
+    return ImapDown(text)

@@ -179,7 +179,7 @@ def unread_block(block, logins: dict) -> str:
     return ""
 
 
-_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED )")
+_ECHO = re.compile(r"  (OK      |SKIPPED |REFUSED |NOT JUDGED |NOT SENT )")
 
 
 def bounded_echo(sections: list[str]) -> list[str]:
@@ -293,7 +293,10 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
                outcome="refused: unknown game")
         return f"{head}: there is no game called '{block.game}' on this judge. Nothing was changed.", 0
     log = partial(record, journal_path(path), now, sender=msg.sender, message_id=msg.message_id, player=block.player)
-    key = message_key(msg.message_id, nth, msg.sender)
+    # The same block only when the same content: the key holds the message's fingerprint, so a
+    # new message that reuses a Message-ID is handled as new (the older keys: earlier judges').
+    key = message_key(f"{msg.message_id}\n{msg.fingerprint}", nth, msg.sender)
+    older = (message_key(msg.message_id, nth, msg.sender), message_key(msg.message_id, nth))
     try:
         with Change(path, cfg, outbox, now=now, sender=msg.sender, reports=False) as change:
             if state.place is None:  # (under the lock: no other change is made meanwhile)
@@ -306,11 +309,12 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
             # A message delivered again gets its first answer, though its password may have
             # changed since (by this very message): the answer goes to the address it went to.
             named = mg.named(block.player)
-            if mg.seen(key, message_key(msg.message_id, nth)) and mg.from_registered(cfg, named, msg.sender):
+            known = mg.seen(key, *older)
+            if known and mg.from_registered(cfg, named, msg.sender):
                 logins[block.game.lower()] = True
                 change.discard()
                 again.append((path, block.player))
-                return kept_reply(cfg, block.game, key, named) or (
+                return kept_reply(cfg, block.game, known, named) or (
                     f"{head}: this message was handled before; nothing was done again."), 0
             who, refusal, owner = mg.authenticate(cfg, block.player, block.password, msg.sender)
             if block.player:
@@ -546,6 +550,9 @@ class Run:
                 self.mails += mails
                 self.notices.append(notice)
         except JudgeError as e:
+            if verb == "press":  # press is no order: refused alone, never taking the block's orders with it
+                self.echo.append(f'NOT SENT "{line}": {e}')
+                return
             self.refuse(at, [f'REFUSED "{line}": {e}'], lines)
             return
         self.echo.append(f"OK      {line}")

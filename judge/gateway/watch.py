@@ -18,7 +18,14 @@ The Maildir's promises, on a server:
   RFC822.SIZE: a larger one is refused from its first bytes, as in a Maildir.
 - A server that is down, refuses the login, drops the connection or shows a certificate that
   does not verify is tried again with a growing pause (1 s, 2 s, 4 s ... up to 5 poll
-  intervals), and the game master is told at most once an hour. Ticks go on meanwhile.
+  intervals), and the game master is told of each new cause at once, then at most once an
+  hour (judge/mail/host.py `tell`, the one mechanism). Ticks go on meanwhile.
+- Mail that cannot go out (the SMTP server down) waits in the outbox and is tried again on a
+  timer of its own, 1 s, 2 s, 4 s ... up to MAIL_RETRY_LONGEST apart, whether or not a message
+  or a tick wakes the watcher.
+- A problem of its own host (a full disk, a read-only file system...) in a message, a tick or
+  while it tells of the server's problems never stops it: logged, told to the game master as
+  `judge mail` and `judge tick` tell it, and tried again.
 - SIGTERM or Ctrl-C stops it between two messages (at once while it waits).
 """
 from __future__ import annotations
@@ -39,8 +46,8 @@ from judge.mail.journal import general_log, iso, record
 from judge.mail.outbox import compose, open_outbox
 
 QUARANTINE_AFTER = inbox.QUARANTINE_AFTER
-TELL_EVERY = 3600  # seconds between two notes to the game master about the server
 IDLE_LONGEST = 300  # seconds in one IDLE (routers drop connections that say nothing for long)
+MAIL_RETRY_LONGEST = 30  # seconds at most between two tries of mail waiting in the outbox
 
 
 class Stopped(Exception):
@@ -67,7 +74,8 @@ class Watcher:
         self.tries = inbox._Tries(cfg.games / ".mail" / "imap-tries.json", cfg.games)
         self.later: dict[str, float] = {}  # a failed message's key: when to try it again (monotonic)
         self.failures = 0  # connections failed in a row
-        self.mail_down = ""  # why mail waits in the outbox (tried again at every wake)
+        self.mail_down = ""  # why mail waits in the outbox (tried again at mail_retry_at)
+        self.mail_failures, self.mail_retry_at = 0, 0.0  # sends failed in a row; the next try (monotonic)
         self.stopping = self.waiting = self.unmarked = False
 
     def log(self, line: str) -> None:
@@ -102,13 +110,14 @@ class Watcher:
                     if time.monotonic() >= next_tick:  # (after the messages: a message handled by a killed
                         self.tick()                   # watcher finds its answer still in the outbox)
                         next_tick = time.monotonic() + s["tick"]
-                    if self.mail_down:
+                    if self.mail_due() and time.monotonic() >= self.mail_retry_at:
                         self.send()
+                    wake = min(next_tick, self.mail_retry_at) if self.mail_due() else next_tick
                     if box is not None:
                         longest = IDLE_LONGEST if box.idle else s["poll"]
-                        self._wait(box.wait, min(next_tick - time.monotonic(), longest))
+                        self._wait(box.wait, min(wake - time.monotonic(), longest))
                     else:
-                        self._wait(time.sleep, min(retry_at, next_tick) - time.monotonic())
+                        self._wait(time.sleep, min(retry_at, wake) - time.monotonic())
                 except ImapDown as e:
                     box.close()
                     box, retry_at = None, time.monotonic() + self.down(e)
@@ -116,7 +125,7 @@ class Watcher:
                     raise
                 except Exception as e:  # noqa: BLE001 - a host problem (the games directory): logged, tried again
                     self.log(f"failed: {inbox._failure(e)}; trying again in {s['poll']} s")
-                    host.tell_gm(self.cfg, inbox._failure(e), host.cause_of(e))  # (once an hour a cause, as judge mail)
+                    self.host_problem(e, inbox._failure(e))
                     self._wait(time.sleep, s["poll"])
         except Stopped:
             if box is not None:  # (in the middle of IDLE: no polite logout)
@@ -231,11 +240,18 @@ class Watcher:
             outbox.flush()
             if self.mail_down:
                 self.log("mail: sent again")
-            self.mail_down = ""
+            self.mail_down, self.mail_failures = "", 0
         except MailError as e:
+            self.mail_failures += 1
+            pause = min(2 ** (self.mail_failures - 1), MAIL_RETRY_LONGEST)
             if not self.mail_down:
-                self.log(f"mail: {e}")
-            self.mail_down = str(e)
+                self.log(f"mail: {e}; trying again in {pause} s, then up to every {MAIL_RETRY_LONGEST} s")
+            self.mail_down, self.mail_retry_at = str(e), time.monotonic() + pause
+
+    def mail_due(self) -> bool:
+        """Whether mail waits to be tried again on the timer (never while a message is handled
+        and not marked: its answer goes out only once it is)."""
+        return bool(self.mail_down) and not self.unmarked
 
     def send(self) -> None:
         """Send what waits in the outbox."""
@@ -257,38 +273,58 @@ class Watcher:
             outbox.close()
 
     def tick(self) -> None:
-        """`judge tick`: one log line."""
-        outbox = open_outbox(self.cfg)
+        """`judge tick`: one log line. A problem of the host is told to the game master, as
+        cron's `judge tick` tells it."""
+        problems = []
         try:
-            done = deadlines.tick(self.cfg, outbox, datetime.now(timezone.utc))
-            if outbox.down:
-                self.mail_down = outbox.down
+            outbox = open_outbox(self.cfg)
+            try:
+                done = deadlines.tick(self.cfg, outbox, datetime.now(timezone.utc), problems)
+                if outbox.down:
+                    self.mail_down = self.mail_down or outbox.down  # (tried again at once, then on the timer)
+            finally:
+                outbox.close()
         except Exception as e:  # noqa: BLE001 - the watcher goes on; the next tick tries again
-            done = [f"failed: {inbox._failure(e)}"]
-        finally:
-            outbox.close()
-        self.log("tick: " + ("; ".join(done) or "nothing due"))
+            done, problems = [f"failed: {inbox._failure(e)}"], [*problems, e]
+        for problem in problems:
+            self.host_problem(problem, str(problem))
+        self.log("tick: " + ("; ".join(done + [f"host problem: {p}" for p in problems]) or "nothing due"))
+
+    def host_problem(self, error: Exception, detail: str) -> None:
+        """A problem of the host met by the watcher: its detail in the judge's log and the game
+        master told (at once for a new cause, then once an hour), as `judge mail` does; never
+        raises (the disk may be full)."""
+        self._told(lambda: host.report(self.cfg, error, detail, via="watch"))
+
+    def _told(self, tell) -> None:
+        """Tell the game master (`tell()`: what became of the note, host.tell); a note put in the
+        outbox is sent by the mail timer. Never raises."""
+        try:
+            if tell() == "queued":
+                self.mail_down = self.mail_down or "a note to the game master waits in the outbox"
+        except Exception as e:  # noqa: BLE001 - telling must never stop the watcher
+            self.log(f"the game master could not be told: {inbox._failure(e)}")
 
     def down(self, error: ImapDown) -> float:
-        """The server cannot be used: log it, tell the game master (once an hour); the pause
-        before the next try, in seconds."""
+        """The server cannot be used: log it, tell the game master (each new cause at once, then
+        once an hour); the pause before the next try, in seconds. Never raises: a full disk
+        while the server is down must not stop the watcher."""
         self.failures += 1
         pause = min(2 ** (self.failures - 1), 5 * self.settings["poll"])
         s = self.settings
         self.log(f"imap: {s['host']}: {error}; trying again in {pause} s")
-        stamp = self.cfg.games / ".mail" / "imap-problem-told"
+        cause = getattr(error, "cause", "unreachable")
+        name, advice = imap.CAUSES.get(cause, imap.CAUSES["unreachable"])
         try:
-            if time.time() - stamp.stat().st_mtime < TELL_EVERY:
-                return pause
-        except OSError:
-            pass
-        record(general_log(self.cfg), datetime.now(timezone.utc), outcome=f"imap: {s['host']}: {error}")
-        body = (f"judge watch cannot read the judge's mailbox ({s['user']} on {s['host']}, port {s['port']}):\n\n"
-                f"  {error}\n\n"
-                "It tries again, first every few seconds, then every few minutes, and handles the messages "
-                "as soon as the server lets it; deadlines are kept meanwhile. If the password was changed, "
-                "write the new one in judge.toml's [imap] (or its password_file); no restart is needed for "
-                "a password_file. You are told at most once an hour.\n")
-        writes.touch(stamp, 0o666, self.cfg.games)
-        self.note("judge: cannot read the mailbox", body)
+            record(general_log(self.cfg), datetime.now(timezone.utc), outcome=f"imap: {s['host']}: {error}")
+            logged = f"Each try is a line of judge watch's output; this one is in {general_log(self.cfg)} too."
+        except OSError as e:
+            logged = f"Each try is a line of judge watch's own output (the judge's log {general_log(self.cfg)} " \
+                     f"cannot be written now: {e.strerror or e})."
+        body = (f"judge watch cannot read the judge's mailbox ({s['user']} on {s['host']}, port {s['port']}): "
+                f"{name}.\n\n  {error}\n\n{advice}\n\n"
+                f"The messages stay in the IMAP folder {s['folder']} and are handled as soon as the server lets "
+                "the judge in; it tries again, first every few seconds, then every few minutes, and keeps the "
+                f"deadlines meanwhile. {logged} You are told of each new cause at once, then at most once an hour.\n")
+        self._told(lambda: host.tell(self.cfg, f"imap-{cause}", f"judge: cannot read the mailbox ({name})", body))
         return pause

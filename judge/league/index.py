@@ -24,11 +24,9 @@ rollback, an edited record, other aliases) recomputes the league from the rows.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +35,7 @@ from judge.engine import writes
 from judge.engine.errors import GameFileError, JudgeError, UsageError
 from judge.league import rows as rowmod, table
 from judge.league.rows import FAILS, UNAUDITED, GameRow
+from judge.record import derived, shape
 
 FOLDER = ".judge-index"
 MAX_FILES = 100_000  # .toml files a source may hold
@@ -132,26 +131,31 @@ class Kept:
 
     @classmethod
     def from_data(cls, data: dict) -> "Kept":
-        try:
-            if data.get("format") != FORMAT:
-                raise ValueError("another format")
-            tallies = {t["ruleset"]: table.Tally.from_data(t) for t in data["tallies"]}
-            return cls(dict(data["aliases"]), tallies, dict(data["names"]), list(data["last"]),
-                       [_note(x) for x in data["excluded"]], [_note(x) for x in data["unaudited"]],
-                       list(data["skipped"]), bool(data["fresh"]))
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise GameFileError(f"not the league of an index ({type(e).__name__} {e})") from None
+        """The league as league.json keeps it (checked first: KEPT); GameFileError for anything else."""
+        problem = derived.fits(data, KEPT)
+        if problem or data["format"] != FORMAT:
+            raise GameFileError(problem or "another format")
+        tallies = {t["ruleset"]: table.Tally.from_data(t) for t in data["tallies"]}
+        return cls(data["aliases"], tallies, data["names"], data["last"], data["excluded"], data["unaudited"],
+                   data["skipped"], data["fresh"])
+
+
+NOTE = shape.fields(dict.fromkeys(("game", "ruleset", "ended", "why"), shape.text), ("game", "ruleset", "ended", "why"))
+TALLY = shape.fields({"ruleset": shape.text, "count": shape.whole, "first": shape.text, "last": shape.text,
+                      "undated": shape.whole,
+                      "rows": shape.listing(shape.row(shape.text, shape.number, shape.number, shape.whole, shape.whole,
+                                                      *[shape.whole] * len(rowmod.CONDUCT)))},
+                     ("ruleset", "count", "first", "last", "undated", "rows"))
+KEPT = shape.fields({"format": shape.whole, "aliases": shape.mapping(shape.text), "fresh": shape.truth,
+                     "last": shape.listing(shape.text), "names": shape.mapping(shape.text),
+                     "tallies": shape.listing(TALLY), "excluded": shape.listing(NOTE),
+                     "unaudited": shape.listing(NOTE), "skipped": shape.listing(shape.text)},
+                    ("format", "aliases", "fresh", "last", "names", "tallies", "excluded", "unaudited", "skipped"))
 
 
 def noted(where: str, row: GameRow) -> dict:
     """A game the league leaves out, or counts without an audit, as its output names it."""
     return {"game": where, "ruleset": row.ruleset, "ended": row.ended, "why": row.why}
-
-
-def _note(data) -> dict:
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("game", "ruleset", "ended", "why")):
-        raise ValueError("a note of a game left out")
-    return dict(data)
 
 
 def counted(entries: dict[str, dict]) -> tuple[list[tuple[str, GameRow]], Kept]:
@@ -188,33 +192,73 @@ class Index:
     def __init__(self, source):
         self.source = Path(source)
         self.folder = self.source / FOLDER
+        self.warnings: list[str] = []  # its own files that did not check, made again (said once)
+        self.remade: dict[str, dict] = {}  # entries made again from their files, to keep
+
+    def _derived(self, name: str, checker=None):
+        """One of the index's own files (judge/record/derived.py), or None; one that does not
+        check is said in `warnings` (and made again by whoever reads it)."""
+        data, warning = derived.read(self.folder / name, checker)
+        self._warn(warning)
+        return data
+
+    def _warn(self, warning: str) -> None:
+        if warning and warning not in self.warnings:
+            self.warnings.append(warning)
 
     # ---- the files kept
     def _row_path(self, where: str) -> Path:
         return self.folder / "rows" / f"{where}.json"
 
     def entry(self, where: str) -> dict | None:
-        return _valid(_read_json(self._row_path(where)))
+        """The entry kept of the file at `where`, or None (none, or one that does not check)."""
+        entry = self._derived(f"rows/{where}.json")
+        if entry is not None and _valid(entry) is None:
+            self._warn(derived.said(self._row_path(where), "not an entry of the league's index"))
+            return None
+        return entry
 
     def entries(self) -> dict[str, dict]:
-        """Every entry kept, by the relative path of its file."""
+        """Every entry kept, by the relative path of its file; one that does not check is made
+        again from its file (and kept again by the next writer: `remade`)."""
         out, base = {}, self.folder / "rows"
         for folder, dirs, files in os.walk(base):
             dirs.sort()
             for name in sorted(files):
                 if name.endswith(".json"):
-                    path = Path(folder) / name
-                    entry = _valid(_read_json(path))
+                    where = str((Path(folder) / name).relative_to(base))[:-len(".json")]
+                    entry = self.entry(where)
+                    if entry is None and (entry := self._examine(where)) is not None:
+                        self.remade[where] = entry
                     if entry is not None:
-                        out[str(path.relative_to(base))[:-len(".json")]] = entry
+                        out[where] = entry
         return out
 
-    def kept(self) -> Kept | None:
-        """The league as kept, or None (none yet, or unreadable)."""
-        data = _read_json(self.folder / "league.json")
+    def _examine(self, where: str) -> dict | None:
+        """The entry of the source's file at `where` read now, or None when it is gone."""
+        from judge.store import gamefile
+
+        path = self.source / where
         try:
-            return Kept.from_data(data) if data is not None else None
-        except GameFileError:
+            st = os.stat(path)
+            raw = gamefile.read_bytes(path)
+        except OSError:
+            return None
+        except GameFileError as e:
+            return {"kind": "skipped", "warning": f"skipped {path}: {e}", "hash": "", "size": st.st_size,
+                    "mtime": st.st_mtime_ns}
+        return {**entry_of(path, raw, str(path)), "size": st.st_size, "mtime": st.st_mtime_ns}
+
+    def kept(self) -> Kept | None:
+        """The league as kept, or None (none yet, an earlier judge's, or one that does not
+        check: `warnings` says so; the next writer computes it again from the rows)."""
+        data = self._derived("league.json")
+        if data is None or (isinstance(data, dict) and data.get("format") != FORMAT):
+            return None
+        try:
+            return Kept.from_data(data)
+        except GameFileError as e:
+            self._warn(derived.said(self.folder / "league.json", str(e)))
             return None
 
     def _save(self, name: str, data) -> None:
@@ -235,21 +279,17 @@ class Index:
 
     @contextmanager
     def lock(self, timeout: float = LOCK_TIMEOUT):
-        """The index's lock (one writer at a time), made with the folder when it is missing."""
+        """The index's lock (one writer at a time), made with the folder when it is missing;
+        waited for `timeout` seconds (or to the command's deadline: judge/store/flock.py)."""
+        from judge.store import flock
+
         if not self.folder.is_dir():
             writes.make_folder(self.folder, self.source)
             writes.write_atomic(self.folder / ".gitignore", b"*\n", 0o644, self.source, sync=False)  # (git status clean)
         fd = writes.open_write(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o644, self.source)
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise GameFileError(f"another judge process kept the index {self.folder} locked") from None
-                    time.sleep(0.05)
+            if not flock.take(fd, flock.deadline(timeout)):
+                raise GameFileError(f"another judge process kept the index {self.folder} locked")
             yield self
         finally:
             os.close(fd)
@@ -278,7 +318,7 @@ class Index:
             for where, (_, new) in changes.items():  # running games and other files: not the league's
                 self._drop(where) if new is None else self._put(where, new)
             return False
-        counted = _read_json(self.folder / "counted.json")  # (which file counts for each game: read only here)
+        counted = self._derived("counted.json", shape.mapping(shape.text))  # (which file counts for each game)
         plain = kept is not None and kept.fresh and kept.aliases == dict(aliases or {}) and isinstance(counted, dict) \
             and not any(old is not None and old.get("kind") in held for old, _ in changes.values())
         if kept is not None and kept.fresh:
@@ -304,6 +344,8 @@ class Index:
             kept.fresh = True
         else:
             kept, counted = compute(self.entries(), aliases)
+            for where, entry in self.remade.items():
+                self._put(where, entry)
         self._save("counted.json", counted)
         self._save("league.json", kept.as_data())
         return True
@@ -314,8 +356,7 @@ class Index:
         from judge.store import gamefile
 
         found = walk(self.source)
-        seen = _read_json(self.folder / "files.json")
-        seen = seen if isinstance(seen, dict) else {}
+        seen = self._derived("files.json", shape.mapping(shape.row(shape.integer, shape.integer))) or {}
         changes = {}
         for where, stat in found.items():
             if seen.get(where) == list(stat):
@@ -380,13 +421,6 @@ def _valid(entry) -> dict | None:
     return entry
 
 
-def _read_json(path: Path):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 # ---- what the readers call -------------------------------------------------------------------
 def league_of(source, aliases: dict | None = None) -> tuple[Kept, list[str]]:
     """The league of the finished games of `source` (a folder: its index, brought up to date
@@ -447,7 +481,7 @@ def _read(source, aliases: dict | None, keep: bool) -> tuple[Kept | None, dict, 
         try:
             with index.lock():
                 kept = index.refresh(aliases)
-            return (kept if keep else None), ({} if keep else index.entries()), list(kept.skipped)
+            return (kept if keep else None), ({} if keep else index.entries()), [*index.warnings, *kept.skipped]
         except OSError as e:  # a folder the judge may not write: every record read now
             notes = [f"the league's index could not be kept in {index.folder} ({e.strerror or e}): every record read"]
             entries = {}

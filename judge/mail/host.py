@@ -12,8 +12,9 @@ The note to the game master is sent at once, straight to the SMTP server (or the
 way out): the outbox lives in the games directory, which may be the very thing that is
 broken. Only when it cannot go out now is it put in the outbox; when neither works, nothing
 records that it was told, so the next run tries again. The hour is counted by a file for each
-cause in the judge user's home directory (or, when that cannot be written, in the system's
-temporary directory). The judge's log is `mail.log` in the games directory, or
+cause in the games directory's .mail/ (or, when that cannot be written, the judge user's home
+directory, else the system's temporary directory): `tell`, the one way the judge tells the
+game master of its host's or its servers' problems (`judge watch`'s too). The judge's log is `mail.log` in the games directory, or
 `judge-errors.log` in the judge user's home directory when that cannot be written (or the
 configuration cannot be read).
 """
@@ -51,7 +52,14 @@ CAUSES = {
                    "run it as that user (the MTA's command too: a ~/.procmailrc of the judge's user)."),
     "configuration": ("judge.toml unreadable", "The configuration judge.toml cannot be read or is not valid."),
     "other": ("an unexpected error", "An unexpected error: the judge's log has its traceback."),
+    # the publishing step's (judge/publish/step.py): the game goes on, its archive waits
+    "detached-head": ("the archive on a detached HEAD", "The archive's repository has a commit checked out instead "
+                      "of its branch: switch back to the branch (git switch BRANCH)."),
+    "stale-git-lock": ("git's index.lock held", "A process has held the archive's .git/index.lock for minutes: "
+                       "stop it, or remove the lock once no git runs there."),
 }
+PUBLISHING = ("The games go on and their players are mailed as ever; what is published from them (the archive, "
+              "the site, the league) waits, and the next change or judge tick publishes it all once this is mended.")
 DIRECTORY_CAUSES = ("no-space", "read-only", "permission")  # a games directory no message can be saved in
 _ERRNOS = {errno.ENOSPC: "no-space", errno.EDQUOT: "no-space", errno.EROFS: "read-only", errno.EACCES: "permission",
            errno.EPERM: "permission", errno.ENOENT: "missing"}
@@ -119,54 +127,103 @@ def log_paths(cfg) -> list[Path]:
     return paths + [Path.home() / "judge-errors.log"]
 
 
-def write_log(cfg, detail: str) -> None:
+def write_log(cfg, detail: str, via: str = "mail") -> Path | None:
+    """Write a host problem's detail to the judge's log; the log written, None when none could be."""
     now = datetime.now(timezone.utc)
     for path in log_paths(cfg):
         try:
-            record(path, now, outcome="host problem, exit 75: " + detail)
-            return
+            record(path, now, outcome=("host problem, exit 75: " if via == "mail" else "host problem: ") + detail)
+            return path
         except OSError:
             continue
+    return None
 
 
-def tell_gm(cfg, detail: str, cause: str = "other") -> bool:
+def report(cfg, error: BaseException, detail: str, via: str = "mail") -> str:
+    """A host problem met by `judge mail` or `judge tick` (`via` "mail") or by `judge watch`
+    ("watch"): its detail written to the judge's log and the game master told, at most once an
+    hour for its cause. What became of the note (`tell`; "" when the game master is not told)."""
+    log = write_log(cfg, detail, via)
+    return tell_gm(cfg, detail.splitlines()[0], cause_of(error), log, via) if cfg is not None else ""
+
+
+def tell_gm(cfg, detail: str, cause: str = "other", log: Path | None = None, via: str = "mail",
+            effect: str = "") -> str:
     """Mail the game master about a host problem and its likely `cause` (a key of CAUSES),
-    unless told of that cause in the last hour (the MTA retries often). Whether the note went
-    out or waits in the outbox (False: the next run tries again)."""
-    if _told_lately(cause):
-        return True
+    unless told of that cause in the last hour (the MTA retries often). `log`: the judge's log
+    that holds the detail (None: none could be written); `via`: "mail" (an MTA keeps the
+    message) or "watch" (it stays in the IMAP folder); `effect`: what it does to the games, when
+    not the default (nothing changed, the message kept). What became of the note (`tell`: "" when
+    it could be neither sent nor put in the outbox, and the next run tries again)."""
     name, advice = CAUSES[cause]
+    if via == "watch":
+        folder = (cfg.imap or {}).get("folder", "INBOX")
+        kept = (f"a message stays in the IMAP folder {folder} and is handled once the problem is mended, and "
+                "judge watch's ticks do their work meanwhile as far as they can")
+        output = "judge watch's own output (journalctl --user -u judge-watch under systemd)"
+    else:
+        kept = ("an incoming message is kept by the MTA and tried again, and judge tick does its work at its next "
+                "run once the problem is mended")
+        output = "the command's own output (cron mails judge tick's to you)"
+    where = (f"The judge's log {log} has the details." if log is not None else
+             f"The judge could not write its log ({', '.join(str(p) for p in log_paths(cfg))}): {output} has them.")
     body = (f"The judge could not do its work because of a problem on its host: {name}.\n\n"
-            f"  {detail}\n\n{advice} Nothing was changed by the work that failed: an incoming message is "
-            "kept by the MTA and tried again, and judge tick does its work at its next run once the "
-            f"problem is mended. The judge's log ({', '.join(str(p) for p in log_paths(cfg))}) has the details. "
-            "You are told of this cause at most once an hour.\n")
-    note = compose(cfg, cfg.gm, f"judge: a problem on the judge's host ({name})", body)
-    box = open_outbox(cfg)
+            f"  {detail}\n\n{advice} {effect or f'Nothing was changed by the work that failed: {kept}.'} {where} "
+            "You are told of each cause at once, then at most once an hour.\n")
+    return tell(cfg, cause, f"judge: a problem on the judge's host ({name})", body)
+
+
+def tell(cfg, key: str, subject: str, body: str) -> str:
+    """The one way the judge tells the game master of a problem of its host or its servers:
+    a note about `key` (a cause) at once when it is new, then at most once an hour (TELL_EVERY)
+    however often the problem is met. Straight to the SMTP server (or the [maildir] way out):
+    the outbox lives in the games directory, which may be the very thing that is broken; put
+    in the outbox only when it cannot go out now (sent by the next run, or `judge watch`'s
+    next try). What became of it: "sent", "queued", "told lately", or "" when neither worked
+    (then nothing records that it was told, and the next try tells it)."""
+    if _told_lately(cfg, key):
+        return "told lately"
+    note = compose(cfg, cfg.gm, subject, body)
+    box = None
     try:
+        box = open_outbox(cfg)
         try:
             box.transport.send(bytes(note))  # at once: the outbox may be what is broken
+            fate = "sent"
         except (TryLater, Undeliverable, OSError):
             box.put(note)  # the server is down too: the outbox, when it can be written
-            try:
-                box.flush()
-            except MailError:
-                pass
+            fate = "queued"
     except (OSError, MailError):
-        return False
+        return ""
     finally:
-        box.close()
-    _stamp(cause)
-    return True
+        if box is not None:
+            box.close()
+    _stamp(cfg, key)
+    return fate
 
 
-def _stamps(cause: str) -> list[Path]:
-    return [Path.home() / f".judge-host-problem.{cause}",
-            Path(tempfile.gettempdir()) / f"judge-host-problem.{os.geteuid()}.{cause}"]
+def tell_publishing(cfg, warning: str) -> None:
+    """A warning of the publishing step (judge/publish/step.py `Warned`) whose cause only the
+    game master can mend (a detached HEAD, a git lock held for minutes): told once an hour
+    like the host's problems, when the configuration has mail."""
+    cause = getattr(warning, "cause", "")
+    if not cause or cfg is None or not cfg.has_mail:
+        return
+    try:
+        tell_gm(cfg, str(warning), cause, effect=PUBLISHING)
+    except (JudgeError, OSError):
+        pass  # (the warning is printed and in GAME.archive.log: the next change tries again)
 
 
-def _told_lately(cause: str) -> bool:
-    for path in _stamps(cause):
+def _stamps(cfg, key: str) -> list[Path]:
+    """Where the hour of `key` is counted, the first that can be written: the games
+    directory's .mail/, else the judge user's home directory, else the system's temporary one."""
+    return [cfg.games / ".mail" / f"told.{key}", Path.home() / f".judge-told.{key}",
+            Path(tempfile.gettempdir()) / f"judge-told.{os.geteuid()}.{key}"]
+
+
+def _told_lately(cfg, key: str) -> bool:
+    for path in _stamps(cfg, key):
         try:
             st = path.stat()
         except OSError:
@@ -176,14 +233,15 @@ def _told_lately(cause: str) -> bool:
     return False
 
 
-def _stamp(cause: str) -> None:
+def _stamp(cfg, key: str) -> None:
     """Count the hour from now: a file's time (which even a full disk lets the judge set on a
-    file that exists), in the home directory, else in the temporary one."""
-    for path in _stamps(cause):
+    file that exists), in the first place of `_stamps` that takes it."""
+    for path in _stamps(cfg, key):
         try:
             if path.exists() and path.stat().st_uid != os.geteuid():
                 continue  # (not the judge's: another user's file in /tmp tells nothing)
-            writes.touch(path, 0o600)  # (a link there, another user's in /tmp, is refused)
+            base = cfg.games if path.is_relative_to(cfg.games) else None  # (.mail no link either)
+            writes.touch(path, 0o600, base)  # (a link there, another user's in /tmp, is refused)
             return
         except OSError:
             continue
@@ -220,8 +278,7 @@ def guarded(load_config, command: str = "mail"):
 
 def _report(cfg, error: BaseException, detail: str, command: str) -> None:
     cause = cause_of(error)
-    write_log(cfg, detail)
-    told = cfg is not None and tell_gm(cfg, detail.splitlines()[0], cause)
+    told = report(cfg, error, detail)
     if command == "mail":
         raise HostError(PUBLIC) from None
     # (one line of at most 78 columns: cron mails it to the game master at every run)

@@ -176,10 +176,11 @@ class MailGame:
         """Whether `sender` is the registered address of `who` (a player or GM)."""
         return bool(who) and sender == self.address_of(cfg, who)
 
-    def seen(self, key: str, *older: str) -> bool:
-        """Whether the message of `key` was handled (or of an `older` key: those the judge kept
-        before keys were per sender, which no new message can add)."""
-        return any(k in self.m["seen"] for k in (key, *older))
+    def seen(self, key: str, *older: str) -> str:
+        """The key by which the message of `key` was handled, "" when it was not (an `older`
+        key: those the judge kept before keys were per sender and per content, which no new
+        message can add)."""
+        return next((k for k in (key, *older) if k in self.m["seen"]), "")
 
     def remember(self, key: str) -> list[str]:
         """Remember a message's key; the keys forgotten to make room."""

@@ -39,8 +39,9 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from judge.store import gamefile
+from judge.store.config import password
 from judge.engine import writes
-from judge.engine.errors import GameFileError, MailError
+from judge.engine.errors import GameFileError, MailError, UsageError
 from judge.mail.journal import general_log, record
 from judge.mail.addresses import clean
 
@@ -425,12 +426,21 @@ class SmtpTransport:
 
     def _connect(self):
         s = self.settings
-        conn = smtplib.SMTP(s["host"], s.get("port", 25), timeout=60)
+        # verified against the system's authorities (and SSL_CERT_FILE), or only those of cafile
+        context = ssl.create_default_context(cafile=s.get("cafile") or None)
+        if s.get("security") == "tls":  # implicit TLS (port 465)
+            conn = smtplib.SMTP_SSL(s["host"], s.get("port", 465), timeout=60, context=context)
+        else:
+            conn = smtplib.SMTP(s["host"], s.get("port", 25), timeout=60)
         try:
             if s.get("starttls"):
-                conn.starttls(context=ssl.create_default_context())  # verified, against SSL_CERT_FILE too
+                conn.starttls(context=context)
             if s.get("user"):
-                conn.login(s["user"], s.get("password", ""))
+                try:
+                    secret = password(s)  # (a password_file is read at every connection)
+                except UsageError as e:
+                    raise smtplib.SMTPException(str(e)) from None
+                conn.login(s["user"], secret)
         except BaseException:
             conn.close()
             raise

@@ -19,7 +19,7 @@ from judge.engine.ruleset import GM
 # line of them needs is imported where it is needed)
 
 MAX_PRESS = 2000  # characters of one press line
-MAX_WAITING = 500  # press lines to one player or anonymous waiting to be sent in a game
+MAX_WAITING = 500  # press lines of one writer (to one player, or anonymous) waiting to be sent in a game
 KEEP_PRESS = 500  # press sent to all kept in the game file (and its public record), the latest
 VERBS = ("resign", "propose", "agree", "press")
 
@@ -103,10 +103,17 @@ def press(game, m: dict | None, player: str, args: list[str], hide=lambda text: 
         raise JudgeError("press goes to all or to one of the others")
     if to != "all" and m is None:
         raise JudgeError("press to one player is a mail, and this game has no mail: write press all TEXT")
-    if m is not None and (anon or to != "all") and len(m.get("press_pending", [])) >= MAX_WAITING:
-        raise JudgeError(f"{MAX_WAITING} press lines wait to be sent in this game; send yours after the "
-                         "next judge tick")
+    if m is not None and (anon or to != "all") and waiting_from(m, player) >= MAX_WAITING:
+        raise JudgeError(f"{MAX_WAITING} press lines of yours wait to be sent in this game; send more after "
+                         "the next judge tick")
     return Press(to, anon, text)
+
+
+def waiting_from(m: dict, player: str) -> int:
+    """How many press lines of `player` wait to be sent: each writer's own bound, so that one
+    player's press never refuses another's (anonymous press keeps its writer, `by`, only while
+    it waits: never in a mail or the record)."""
+    return sum(1 for e in m.get("press_pending", []) if e.get("from", e.get("by")) == player)
 
 
 def send_press(game, m: dict | None, player: str, said: Press) -> str | None:
@@ -116,7 +123,7 @@ def send_press(game, m: dict | None, player: str, said: Press) -> str | None:
     the change (judge/gateway/selfservice.py deliver_press): press to one player once the
     message (or the shell's command) is done, anonymous press with the next judge tick."""
     if said.anonymous:
-        m.setdefault("press_pending", []).append({"to": said.to, "text": said.text})
+        m.setdefault("press_pending", []).append({"to": said.to, "text": said.text, "by": player})
         return None
     if said.to == "all":
         keep_press(game, player, said.text)

@@ -43,8 +43,10 @@ def problems(m: dict) -> str:
     pending = m.get("press_pending", [])
     if not (isinstance(pending, list) and all(isinstance(p, dict) and isinstance(p.get("text"), str)
                                               and p.get("to") in ("all", *m["players"])
-                                              and ("from" not in p or p["from"] in m["players"]) for p in pending)):
-        return "press_pending must be a list of tables of to (all or a player), text and (named press) from"
+                                              and ("from" not in p or p["from"] in m["players"])
+                                              and ("by" not in p or p["by"] in m["players"]) for p in pending)):
+        return ("press_pending must be a list of tables of to (all or a player), text and from (named press) "
+                "or by (anonymous press)")
     for player, entry in m["players"].items():
         for key, kind in _PLAYER_KEYS.items():
             if key in entry and type(entry[key]) is not kind:

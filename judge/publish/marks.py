@@ -17,12 +17,12 @@ A mark left by an earlier judge (`.NAME.archive-pending` beside the game file) i
 """
 from __future__ import annotations
 
-import fcntl
 import os
 from contextlib import contextmanager
 from pathlib import Path
 
 from judge.engine import writes
+from judge.store import flock
 
 FOLDER = ".publish"
 
@@ -45,7 +45,7 @@ def _locked(game_path: Path):
     folder = _folder(game_path)
     fd = writes.open_write(folder / f"{Path(game_path).stem}.lock", os.O_RDWR | os.O_CREAT, 0o644, folder.parent, 0o777)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.take(fd, None)  # (held for a mark's write and a save, or a read: never long)
         yield
     finally:
         os.close(fd)

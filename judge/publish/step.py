@@ -4,50 +4,72 @@ site's lists, feeds and league page, and the site's commit. It reads the game as
 takes the game's lock, and writes the same bytes when run twice (git then commits nothing).
 
 A change (judge/change/unit.py) marks its game with its save (judge/publish/marks.py) and runs
-this step for it once it has left the lock, then for every other game of its directory still
-marked; `judge tick` runs it for every marked game. The mark is cleared only when all is done,
-so a judge killed anywhere leaves it for the next command or tick, which finishes the work (a
-failure, such as a stale git lock, likewise: a warning, noted in GAME.archive.log).
+this step for its own game once it has left the lock (a change that saved nothing publishes
+nothing); `judge tick` runs it for every game still marked, CATCH_UP seconds at most (the rest
+at its next run). The mark is cleared only when all is done, so a judge killed anywhere leaves
+it for the next change of the game or tick, which finishes the work (a failure, such as a busy
+git lock, likewise: a warning, noted in GAME.archive.log).
 
 Publishers of one source take turns under the index's lock; git commits under the archive's
-own lock as well (judge/record/archive.py). The feed entries a change adds are stamped with the
-change's time (kept in the mark), so a game published late reads as if published at once.
+own lock as well (judge/record/archive.py). A command waits for those locks LOCK_WAIT seconds
+in all, however many games it publishes (`waiting`). The feed entries a change adds are
+stamped with the change's time (kept in the mark), so a game published late reads as if
+published at once.
 """
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from judge.engine.errors import GameFileError
 from judge.publish import marks
 
-LOCK_WAIT = 10  # seconds to wait for another judge publishing the same source (then: the next tick)
+LOCK_WAIT = 10  # seconds a command waits in all for other judges publishing the same source
+CATCH_UP = 30  # seconds judge tick spends publishing the games left marked (then: its next run)
 
 
-def after(cfg, game_path, now: datetime) -> str:
-    """What a change runs once it has left the lock: its own game, then every other game of
-    the directory still marked (a judge killed earlier). Return the own game's warning, or ""."""
-    warning = publish(cfg, game_path, now)
-    for other in marks.pending(Path(game_path).absolute().parent):
-        if other != Path(game_path).absolute():
-            publish(cfg, other, now)
-    return warning
+def waiting():
+    """Within it, everything published (by `pending` and by every change made) waits for busy
+    locks LOCK_WAIT seconds in all (judge tick: one deadline for its whole run)."""
+    from judge.store import flock
+
+    return flock.waiting(LOCK_WAIT)
 
 
-def pending(cfg, now: datetime) -> list[str]:
-    """`judge tick`'s: every marked game of the games directory (and those an earlier judge
-    marked); the warnings."""
-    return [w for path in marks.pending(cfg.games, earlier=True) if (w := publish(cfg, path, now))]
+class Warned(str):
+    """What could not be published, in words; `cause`: a key of judge/mail/host.py CAUSES when
+    it is a state of the host that only the game master can mend (told once an hour), else ""."""
+    cause = ""
+
+
+def pending(cfg, now: datetime, budget: float = CATCH_UP) -> list[str]:
+    """`judge tick`'s: the marked games of the games directory (and those an earlier judge
+    marked), until `budget` seconds are spent (the rest: the next tick, said); the warnings."""
+    start, out = time.monotonic(), []
+    marked = marks.pending(cfg.games, earlier=True)
+    with waiting():
+        for k, path in enumerate(marked):
+            if k and time.monotonic() - start >= budget:  # (one game at least: every tick gets on)
+                left = len(marked) - k
+                out.append(f"{left} marked game{'s' if left != 1 else ''} left for the next judge tick (a tick "
+                           f"publishes for {budget:g} s at most): " + ", ".join(p.stem for p in marked[k:k + 10]))
+                break
+            if warning := publish(cfg, path, now):
+                out.append(warning)
+    return out
 
 
 def publish(cfg, game_path, now: datetime) -> str:
-    """Publish the game at `game_path` if it is marked, and clear its mark; never raise. Return
-    a warning, or ""."""
+    """Publish the game at `game_path` if it is marked, and clear its mark; never raise (what
+    a change that saved its game runs once it has left the lock, for that game alone). Return
+    a warning (a `Warned`: what was not published, or a derived file made again), or ""."""
     from judge.record import archive
 
     game_path = Path(game_path).absolute()
     name = game_path.stem
+    cause, said = "", []
     try:
         mark = marks.read(game_path)
         if mark is None:
@@ -56,22 +78,32 @@ def publish(cfg, game_path, now: datetime) -> str:
         if not game_path.exists():  # the game file was removed: nothing left to publish
             marks.clear(game_path, token)
             return ""
-        _publish(cfg, game_path, _time(when) or now)
+        with waiting():  # (one deadline for all the locks of the game; judge tick's, when within it)
+            said = _publish(cfg, game_path, _time(when) or now)
         marks.clear(game_path, token)
-        return ""
     except _Failed as e:
-        warning = str(e)
+        said, cause = [*e.said, str(e)], e.cause
     except Exception as e:  # noqa: BLE001 - the game is saved; publishing must never block or undo it
-        warning = f"{name} was not published ({type(e).__name__}: {e}); it will be with the next change or judge tick"
+        said = [f"{name} was not published ({type(e).__name__}: {e}); it will be with the next change or judge tick"]
+    if not said:
+        return ""
+    warning = Warned("; ".join(said))
+    warning.cause = cause
     archive.note(game_path, warning, now)
     return warning
 
 
 class _Failed(Exception):
-    """A step that failed, with the warning that says which."""
+    """A step that failed, with the warning that says which (and a cause to tell, and what
+    was said before it failed)."""
+
+    def __init__(self, text: str, cause: str = "", said: list[str] | None = None):
+        super().__init__(text)
+        self.cause, self.said = cause, said or []
 
 
-def _publish(cfg, game_path: Path, now: datetime) -> None:
+def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
+    """Publish the game; what it said (derived files made again). Raise _Failed."""
     from judge.league import index, records
     from judge.record import archive
     from judge.store import gamefile
@@ -85,8 +117,9 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
         lock.__enter__()
     except (GameFileError, OSError) as e:
         raise _Failed(f"{name} was not published ({e}); {later}") from None
+    said: list[str] = []
     try:
-        if idx.kept() is None:  # the source's first index (or a judge before it): made from every record, once
+        if idx.kept() is None:  # the source's first index (or a judge before it, or one that does not check)
             idx.refresh(cfg.aliases)
         raw = gamefile.read_bytes(game_path)
         game = gamefile.parse(raw, str(game_path))
@@ -105,32 +138,37 @@ def _publish(cfg, game_path: Path, now: datetime) -> None:
             try:
                 where = str(game_path.relative_to(Path(source).absolute()))
             except ValueError:
-                return  # a game outside the games directory: no index holds it
+                return idx.warnings  # a game outside the games directory: no index holds it
             finished = records.of_game_file(game, name, where) if game.is_over() else None
         entry = index.entry_of_game(raw, game, finished)
         st = os.stat(path)
         idx.note(where, (st.st_size, st.st_mtime_ns), entry, cfg.aliases)
+        said += idx.warnings
         if record is None:
-            return
+            return said
         files, failed = [path], None
         if cfg.site is not None:
             try:
-                written = _site(cfg, idx, record, entry, now)
+                written, warned = _site(cfg, idx, record, entry, now)
                 files += written if _inside(cfg.site, cfg.archive) else []
+                said += warned
             except Exception as e:  # noqa: BLE001 - the record is committed all the same
-                failed = _Failed(f"the site of {name} was not updated ({e}); {later}")
+                failed = _Failed(f"the site of {name} was not updated ({e}); {later}", said=said)
         try:  # the record and the site's files it changed: one commit
             archive.commit_files(cfg.archive, files, message or f"{rs}/{name}: the site at move {game.move}")
         except Exception as e:  # noqa: BLE001
-            raise _Failed(f"the public record of {name} was not archived ({e}); {later}") from None
+            raise _Failed(f"the public record of {name} was not archived ({e}); {later}",
+                          getattr(e, "cause", ""), said) from None
         if failed:
             raise failed
+        return said
     finally:
         lock.__exit__(None, None, None)
 
 
-def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> list[Path]:
-    """The site's files of the game (and its lists): those written, or found as written."""
+def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> tuple[list[Path], list[str]]:
+    """The site's files of the game (and its lists): those written, or found as written; and
+    the warnings (its lists made again)."""
     from judge.engine import writes
     from judge.site import build
 

@@ -10,7 +10,6 @@ under the repository's lock. `commit_files` commits other files written into the
 """
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import os
@@ -28,6 +27,7 @@ from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
+STALE = 60  # seconds after which git's index.lock, held by no process, is a killed git's: removed
 MAX_SUBJECT = 200
 MAX_MESSAGE = 60_000  # characters of a commit's message
 SPLIT = ("-c", "core.splitIndex=true")  # git's index kept as a shared part and a small one of changes
@@ -95,6 +95,8 @@ def commit_files(repo, paths: list[Path], message: str) -> bool:
     if len(message) > MAX_MESSAGE:  # one argument of commit-tree (Linux takes 128 kB at most)
         message = message[:MAX_MESSAGE].rsplit("\n", 1)[0] + "\n(more in the record)"
     with _repo_lock(repo):
+        _check_branch(repo)
+        _clear_stale_index_lock(repo)
         # git's index of an archive lists every record and site file (50,000 at 10,000 games):
         # split, a change writes only its own entries (update-index and write-tree: 40 ms at
         # 10,000 games instead of 70-110; bench/archive.py)
@@ -135,30 +137,91 @@ def _identity(repo: Path) -> tuple[str, ...]:
 
 class _repo_lock:
     """One judge process at a time commits to a repository (mail, tick and the shell may run
-    together); give up after LOCK_TIMEOUT seconds (the next change tries again)."""
+    together); give up after LOCK_TIMEOUT seconds, or at the command's deadline (judge/store/
+    flock.py: the next change or tick tries again)."""
 
     def __init__(self, repo: Path):
         self.path = repo / ".git" / "judge-archive.lock"
 
     def __enter__(self):
+        from judge.store import flock
+
         self.fd = None
         if not self.path.parent.is_dir():  # a worktree or submodule: git's own index lock suffices
             return self
         self.fd = writes.open_write(self.path, os.O_RDWR | os.O_CREAT, 0o644, self.path.parent.parent)  # (.git no link)
-        deadline = time.monotonic() + LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    os.close(self.fd)
-                    raise ArchiveError(f"another judge process kept {self.path} locked") from None
-                time.sleep(0.05)
+        if not flock.take(self.fd, flock.deadline(LOCK_TIMEOUT)):
+            os.close(self.fd)
+            raise ArchiveError(f"another judge process kept {self.path} locked")
+        return self
 
     def __exit__(self, *exc):
         if self.fd is not None:
             os.close(self.fd)
+
+
+class Stuck(ArchiveError):
+    """A state of the repository that no retry mends, told to the game master (`cause`: the
+    key of judge/mail/host.py CAUSES that names it)."""
+
+    def __init__(self, text: str, cause: str):
+        super().__init__(text)
+        self.cause = cause
+
+
+def _check_branch(repo: Path) -> None:
+    """Refuse (Stuck) to commit in a repository on a detached HEAD: the commit would leave its
+    branch behind, and what the forge publishes (the branch) would silently stop changing."""
+    head = repo / ".git" / "HEAD"
+    try:
+        attached = head.read_text(encoding="utf-8").startswith("ref:") if head.is_file() else \
+            _git(repo, "symbolic-ref", "-q", "HEAD", check=False).returncode == 0
+    except (OSError, UnicodeDecodeError):
+        return  # (git says what is wrong with the repository itself)
+    if not attached:
+        raise Stuck(f"the archive's repository {repo} is on a detached HEAD (a commit checked out, not a branch): "
+                    "the judge commits nothing there, so that no commit leaves the branch behind; check the branch "
+                    f"out again (git -C {repo} switch BRANCH) and the next change or judge tick commits all",
+                    "detached-head")
+
+
+def _clear_stale_index_lock(repo: Path) -> None:
+    """Remove git's `index.lock` left by a git process that was killed (older than STALE
+    seconds, open in no process); one some process holds that long is Stuck: told. A younger
+    one is git at work: the commit fails and the next change or tick tries again."""
+    lock = repo / ".git" / "index.lock"
+    try:
+        age = time.time() - os.lstat(lock).st_mtime
+    except OSError:
+        return
+    if age < STALE:
+        return
+    if _open_anywhere(lock):
+        raise Stuck(f"git's lock {lock} has been held for {int(age // 60)} minutes by a process still running: "
+                    "stop that process (or remove the lock once no git runs there)", "stale-git-lock")
+    writes.remove(lock, repo)  # (.git no link)
+
+
+def _open_anywhere(path: Path) -> bool:
+    """Whether any process this user may look at holds `path` open (Linux's /proc); True when
+    that cannot be told."""
+    target = str(path.resolve())
+    try:
+        pids = [n for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue  # (gone, or another user's: its git could not write this repository)
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return True
+            except OSError:
+                continue
+    return False
 
 
 def describe(old: dict | None, new: dict) -> str:

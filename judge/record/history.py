@@ -54,7 +54,8 @@ class _Watched(Game):
         super()._apply(state, order, rng)
         if self.emitted is None:
             self.emitted = before  # the setup's events
-        self.emitted += [e for e in state["events"] if not any(e is b for b in before)]
+        kept = {id(b) for b in before}  # (the same objects: an event equal to an earlier one is new)
+        self.emitted += [e for e in state["events"] if id(e) not in kept]
 
 
 def all_events(game: Game) -> list[dict]:

@@ -26,9 +26,15 @@ from __future__ import annotations
 
 import difflib
 
+from judge.engine.errors import GameFileError
 from judge.engine.game import Game
 
 KEY = "moves"
+# A report's bounds as a record's rows may decode it (a ruleset's report has at most 120 lines
+# of 78 columns; a long stock round's 1,387 reports take 4 MB in all)
+REPORT_LINES = 2_000
+REPORT_CHARS = 256 * 1024
+REPORTS_CHARS = 32 * 1024 * 1024
 
 
 def scores(view: dict) -> dict[str, int]:
@@ -97,24 +103,47 @@ def encode(before: list[str], after: list[str]) -> list[str]:
     return out
 
 
-def decode(before: list[str], ops: list[str]) -> list[str]:
+def decode(before: list, ops: list[str], line=lambda text: text) -> list:
+    """The report `ops` make of the `before` report's lines (`line`: what a new line is kept
+    as: its text, or its length for `bounded`)."""
     out = []
     for op in ops:
         if op.startswith("="):
             i, n = (int(x) for x in op[1:].split())
             out += before[i:i + n]
         else:
-            out.append(op[1:])
+            out.append(line(op[1:]))
+        if len(out) > REPORT_LINES:
+            break  # (beyond any report: `bounded` refuses it)
     return out
 
 
 def reports(rows: list[dict]) -> list[str]:
-    """The public report at the start of each row's move."""
+    """The public report at the start of each row's move (refused, GameFileError, beyond the
+    bounds of `bounded`)."""
+    bounded(rows)
     out, lines = [], []
     for row in rows:
         lines = decode(lines, row.get("report", []))
         out.append("\n".join(lines) + "\n")
     return out
+
+
+def bounded(rows: list[dict]) -> None:
+    """Refuse (GameFileError) rows whose reports decode beyond REPORT_LINES lines or
+    REPORT_CHARS characters a report, or REPORTS_CHARS in all, before any is decoded: each
+    "=I N" copies lines of the previous report, so a few operations a move could double it at
+    every move (93 kB of record, gigabytes of reports). Counted on the lines' lengths alone."""
+    lengths: list[int] = []
+    total = 0
+    for k, row in enumerate(rows):
+        lengths = decode(lengths, row.get("report", []), len)
+        size = sum(lengths) + len(lengths)
+        total += size
+        if len(lengths) > REPORT_LINES or size > REPORT_CHARS or total > REPORTS_CHARS:
+            raise GameFileError(f"moves[{k}].report decodes to a report of {len(lengths):,} lines ({size:,} "
+                                f"characters; {total:,} with the moves before): more than any report "
+                                f"({REPORT_LINES:,} lines, {REPORT_CHARS:,} characters; {REPORTS_CHARS:,} in all)")
 
 
 def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
@@ -170,5 +199,9 @@ def _reusable(game: Game, previous: dict | None) -> list[dict]:
     done = previous.get("move", 0)
     rows = [r for r in previous[KEY] if isinstance(r, dict) and isinstance(r.get("move"), int) and r["move"] < done]
     if [r["move"] for r in rows] != list(range(1, len(rows) + 1)) or done > game.move:
+        return []
+    try:
+        bounded(rows)
+    except GameFileError:  # (rows no judge wrote: made again)
         return []
     return rows

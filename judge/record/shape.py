@@ -32,6 +32,12 @@ def whole(value, path: str) -> None:
         raise _Misfit(path, "is not a whole number (within 2**53)")
 
 
+def integer(value, path: str) -> None:
+    """A whole number of any size (a time in nanoseconds, say: never drawn or summed)."""
+    if type(value) is not int:
+        raise _Misfit(path, "is not a whole number")
+
+
 def number(value, path: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or abs(value) > LIMIT:
         raise _Misfit(path, "is not a finite number (within 2**53)")
@@ -47,6 +53,14 @@ def table(value, path: str) -> None:
         raise _Misfit(path, "is not a table")
 
 
+def optional(item):
+    """`item`, or null (JSON's None: the judge's own derived files)."""
+    def check(value, path: str) -> None:
+        if value is not None:
+            item(value, path)
+    return check
+
+
 def listing(item):
     def check(value, path: str) -> None:
         if not isinstance(value, list):
@@ -56,11 +70,21 @@ def listing(item):
     return check
 
 
+def row(*items):
+    """A list of exactly len(items) values, each fitting its item (a tuple kept as JSON)."""
+    def check(value, path: str) -> None:
+        if not isinstance(value, list) or len(value) != len(items):
+            raise _Misfit(path, f"is not a list of {len(items)}")
+        for i, (v, item) in enumerate(zip(value, items)):
+            item(v, f"{path}[{i}]")
+    return check
+
+
 def mapping(item):
     def check(value, path: str) -> None:
         table(value, path)
         for k, v in value.items():
-            item(v, f"{path}.{k}")
+            item(v, f"{path}.{k}" if path else str(k))
     return check
 
 
@@ -113,6 +137,18 @@ SITE = {**LEAGUE, "move": whole, "seats": mapping(fields({"player": text, "since
 REQUIRED = ("game", "ruleset", "players", "log", "complete", "game_over")
 
 
+def conform(value, checker) -> None:
+    """Refuse (GameFileError) `value` when it does not fit `checker` (one of the checks above,
+    such as `fields(...)`), naming the first field that does not ("running.x.move is not a
+    whole number"): the judge's own derived files (judge/record/derived.py) are checked so."""
+    try:
+        checker(value, "")
+    except _Misfit as e:
+        raise GameFileError(str(e).strip()) from None
+    except RecursionError:  # (what json.loads could nest, deeper than Python's stack for a walk)
+        raise GameFileError("it is nested too deep") from None
+
+
 def check(record: dict, where: str, shape: dict = SITE) -> None:
     """Refuse (GameFileError) a record whose fields do not fit `shape` (SITE: all the site
     reads; LEAGUE: what the league reads), naming the first that does not."""
@@ -125,3 +161,10 @@ def check(record: dict, where: str, shape: dict = SITE) -> None:
         fields(shape, required)(record, "")
     except _Misfit as e:
         raise GameFileError(f"{where}: the record's {e}") from None
+    if shape is SITE and isinstance(record.get("moves"), list):
+        from judge.record import moves
+
+        try:
+            moves.bounded(record["moves"])
+        except GameFileError as e:
+            raise GameFileError(f"{where}: the record's {e}") from None

@@ -67,28 +67,35 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
     league.write(out, kept, write)
     _static(out, write)
     shown.save()
-    return len(found), warnings
+    return len(found), [*shown.warnings, *warnings]
 
 
 def update(out, record: dict, now: datetime | None, audit: dict | None, kept, source=None,
-           aliases: dict | None = None) -> list[Path]:
+           aliases: dict | None = None) -> tuple[list[Path], list[str]]:
     """After a change to one game: its files, the lists of games, and the league's page (drawn
     from the kept league: rewritten only when it changed); return those files (written or
-    found as they would be written). A site written by an earlier judge (its games.json lists
-    every game) is rebuilt once from `source`, whole."""
+    found as they would be written) and the warnings. A site written by an earlier judge (its
+    games.json lists every game), or whose lists do not check (judge/site/listing.py), is
+    rebuilt from `source`, whole, once."""
     out = Path(out)
     _check_own(out)
     write = Writer(out)
     shown = listing.Listing(out, write)
-    if shown.earlier and source is not None:
-        build(source, out, now, aliases, kept)
-        return [p for p in out.rglob("*") if p.is_file()]
+    if (shown.earlier or shown.warnings) and source is not None:
+        return _rebuilt(out, source, now, aliases, kept, shown.warnings)
     writes.make_folder(out, out)  # (the folder named: the site's files below it follow no link)
     shown.put(write_game(record, out, now, write, audit))
+    if shown.warnings and source is not None:  # a month's list that did not check
+        return _rebuilt(out, source, now, aliases, kept, shown.warnings)
     league.write(out, kept, write)
     _static(out, write)
     shown.save()
-    return write.written
+    return write.written, shown.warnings
+
+
+def _rebuilt(out: Path, source, now, aliases, kept, warnings: list[str]) -> tuple[list[Path], list[str]]:
+    _, said = build(source, out, now, aliases, kept)
+    return [p for p in out.rglob("*") if p.is_file()], list(dict.fromkeys([*warnings, *said]))
 
 
 def _static(out: Path, write) -> None:

@@ -9,19 +9,39 @@ not grow with the archive:
 
 A change of a running game rewrites the index, its data and the site's feed (the newest
 PER_SITE entries of the running and recent games); the change that ends a game also rewrites
-its month. `judge site` builds the same lists from every record."""
+its month. `judge site` builds the same lists from every record.
+
+games.json and the month files are the judge's own derived files (judge/record/derived.py):
+checked field by field before the index or a month page is drawn from them. One that does not
+check is made again from the records, with one warning (`warnings`; the publishing step then
+rebuilds the whole site from the archive, judge/site/build.py `update`)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from judge.record import derived
+from judge.record.shape import fields, listing, mapping, optional, text, truth, whole
 from judge.site import feeds, pages
-from judge.site.files import read
 
 INDEX = "games.json"
 MONTHS = "finished"
 UNDATED = "undated"
 RECENT = 50
+
+# what pages.summary gives, and what the index, the month pages and the site's feed read of it
+_SUMMARY = {"key": text, "game": text, "ruleset": text, "title": text, "href": text, "move": whole,
+            "players": listing(fields({"seat": text, "player": text}, ("seat", "player"))), "over": truth,
+            "awaiting": listing(fields({"player": text, "prompt": text}, ("player", "prompt"))), "deadline": text,
+            "winners": listing(text), "audit": optional(fields({"result": text, "why": text}, ("result", "why"))),
+            "ended": text}
+SUMMARY = fields(_SUMMARY, tuple(_SUMMARY))
+ENTRY = fields({"id": text, "title": text, "lines": listing(text), "move": whole, "updated": text, "link": text,
+                "time": optional(text)}, ("id", "title", "lines", "move", "updated", "link"))
+LISTED = fields({**_SUMMARY, "entries": listing(ENTRY)}, (*_SUMMARY, "entries"))
+GAMES = fields({"running": mapping(LISTED), "recent": listing(LISTED), "months": mapping(whole)},
+               ("running", "recent", "months"))
+MONTH = fields({"month": text, "games": listing(SUMMARY)}, ("games",))
 
 
 def month_of(summary: dict) -> str:
@@ -35,25 +55,25 @@ def _newest_first(summaries) -> list[dict]:
 class Listing:
     def __init__(self, out: Path, write_file):
         self.out, self.write_file = Path(out), write_file
-        data = _read_json(self.out / INDEX)
-        self.earlier = data is not None and not isinstance(data.get("running"), dict)  # a site of an earlier judge
-        if self.earlier or data is None:
+        self.warnings: list[str] = []  # a list that did not check, made again from the records
+        data, warning = derived.read(self.out / INDEX)
+        self.earlier = isinstance(data, dict) and set(data) == {"games"}  # an earlier judge's site (it listed all)
+        if data is not None and not self.earlier:
+            warning = derived.remade(self.out / INDEX, data, GAMES)
+        if warning:
+            self.warnings.append(warning)
+        if self.earlier or warning or data is None:
             data = {"running": {}, "recent": [], "months": {}}
-        try:
-            self.running = {k: dict(v) for k, v in data["running"].items()}
-            self.recent = [dict(s) for s in data["recent"]]
-            self.months = {str(k): int(v) for k, v in data["months"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError):
-            self.earlier, self.running, self.recent, self.months = True, {}, [], {}
+        self.running, self.recent, self.months = data["running"], data["recent"], data["months"]
         self._month: dict[str, dict] = {}  # month -> {key: summary}, read when needed
         self._changed: set[str] = set()
 
     def month(self, name: str) -> dict:
         if name not in self._month:
-            data = _read_json(self.out / MONTHS / f"{name}.json")
-            games = data.get("games") if isinstance(data, dict) else None
-            self._month[name] = {g["key"]: g for g in games if isinstance(g, dict) and "key" in g} \
-                if isinstance(games, list) else {}
+            data, warning = derived.read(self.out / MONTHS / f"{name}.json", MONTH)
+            if warning:
+                self.warnings.append(warning)
+            self._month[name] = {g["key"]: g for g in data["games"]} if data is not None else {}
         return self._month[name]
 
     def put(self, summary: dict) -> None:
@@ -101,11 +121,3 @@ class Listing:
         self.write_file(self.out / INDEX, json.dumps({"running": self.running, "recent": self.recent, "months": self.months},
                                                      indent=1, ensure_ascii=False, sort_keys=True) + "\n")
         self._changed.clear()
-
-
-def _read_json(path: Path):
-    try:
-        data = json.loads(read(path) or "null")
-        return data if isinstance(data, dict) else None
-    except ValueError:
-        return None

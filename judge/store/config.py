@@ -7,9 +7,9 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     [smtp]                           # either this ...
     host = "smtp.example.org"
     port = 587
-    starttls = true
+    security = "starttls"            # or "tls" (implicit, port 465) or "none"; starttls = true is the same
     user = "judge"                   # optional login
-    password = "secret"
+    password = "secret"              # or password_file = "smtp-password"; cafile = "ca.pem" (every key: docs/mail.md)
     [maildir]                        # ... or this: outgoing mail is left in a Maildir
     path = "outbox"
     [imap]                           # optional: `judge watch` reads incoming mail here
@@ -118,16 +118,7 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
     games = base / data["games"]
     if games_exist and not games.is_dir():
         raise UsageError(f"{where}: the game directory {games} does not exist")
-    smtp = data.get("smtp", {})
-    if smtp:
-        if not isinstance(smtp.get("host"), str) or not isinstance(smtp.get("port", 25), int):
-            raise UsageError(f"{where}: [smtp] needs host = \"...\" and port = NUMBER")
-        unknown = set(smtp) - {"host", "port", "starttls", "user", "password"}
-        if unknown:
-            raise UsageError(f"{where}: [smtp] has unknown keys: {', '.join(sorted(unknown))}")
-        if smtp.get("password") and path.stat().st_mode & 0o077:
-            raise UsageError(f"{where} holds the SMTP password but others may read it "
-                             f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
+    smtp = smtp_settings(data.get("smtp", {}), path)
     maildir = None
     if "maildir" in data:
         if not isinstance(data["maildir"].get("path"), str):
@@ -189,6 +180,62 @@ def imap_settings(table: dict, path: Path) -> dict:
     for key in ("password_file", "cafile"):
         out[key] = str(path.parent / out[key]) if out[key] else ""
     return out
+
+
+# [smtp]: each key with its type and default ("" for none)
+SMTP_KEYS = {"host": str, "port": int, "security": str, "starttls": bool, "user": str, "password": str,
+             "password_file": str, "cafile": str}
+SMTP_PORTS = {"tls": 465, "starttls": 25, "none": 25}  # (starttls on 25 as before; submission is 587)
+
+
+def smtp_settings(table: dict, path: Path) -> dict:
+    """The [smtp] table checked, with every key (`security`: "tls" is implicit TLS, the default
+    on port 465; `starttls = true` is the older spelling of security = "starttls"); file names
+    made absolute (relative to judge.toml's directory). {} when there is none."""
+    if not table:
+        return {}
+    where = f"configuration {path}: [smtp]"
+    if not isinstance(table.get("host"), str) or not isinstance(table.get("port", 25), int) \
+            or isinstance(table.get("port"), bool):
+        raise UsageError(f"{where} needs host = \"...\" and port = NUMBER")
+    unknown = set(table) - set(SMTP_KEYS)
+    if unknown:
+        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    for key, kind in SMTP_KEYS.items():
+        if key in table and (not isinstance(table[key], kind) or (kind is int and isinstance(table[key], bool))):
+            raise UsageError(f"{where} needs {key} = " + {int: "NUMBER", bool: "true or false"}.get(kind, '"..."'))
+    out = {key: table.get(key, 0 if kind is int else False if kind is bool else "") for key, kind in SMTP_KEYS.items()}
+    security = out["security"] or ("starttls" if out["starttls"] else "tls" if out["port"] == 465 else "none")
+    if security not in SMTP_PORTS or (out["starttls"] and security != "starttls"):
+        raise UsageError(f'{where}: security is "tls" (implicit TLS, port 465), "starttls" or "none", '
+                         f'not "{out["security"]}"' + (" (with starttls = true)" if out["starttls"] else ""))
+    out["security"], out["starttls"] = security, security == "starttls"
+    out["port"] = out["port"] or SMTP_PORTS[security]
+    if out["password"] and out["password_file"]:
+        raise UsageError(f'{where} needs password = "..." or password_file = "FILE", not both')
+    if out["password"] and path.stat().st_mode & 0o077:
+        raise UsageError(f"configuration {path} holds the SMTP password but others may read it "
+                         f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
+    for key in ("password_file", "cafile"):
+        out[key] = str(path.parent / out[key]) if out[key] else ""
+    return out
+
+
+def password(settings: dict) -> str:
+    """The password of an [smtp] or [imap] table: its own, or the first line of its
+    password_file (read at every connection, so that a new password needs no restart).
+    UsageError when the file cannot be read or others may read it."""
+    if settings.get("password") or not settings.get("password_file"):
+        return settings.get("password", "")
+    path = Path(settings["password_file"])
+    try:
+        if path.stat().st_mode & 0o077:
+            raise UsageError(f"the password file {path} may be read by others: chmod 600 {path}")
+        return (path.read_text("utf-8").splitlines() or [""])[0].strip()
+    except OSError as e:
+        raise UsageError(f"cannot read the password file {path}: {e.strerror}") from None
+    except UnicodeError:
+        raise UsageError(f"the password file {path} is not text (UTF-8)") from None
 
 
 def _aliases(league, where: str) -> dict:

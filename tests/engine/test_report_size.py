@@ -1,6 +1,7 @@
 """Every report fits a screen or two: over bot games of every ruleset and player count, each
 player's report at every move has at most 80 lines with up to 4 players and 120 at larger
-tables, and the order block at most 12 lines. The test prints the longest of each.
+tables, and the order block at most 12 lines. `python bench/report_size.py` prints the longest
+of each (the test prints nothing among the suite's progress).
 
 JUDGE_SIZE_GAMES (default 1; sensible and random bots seated in turn) sets the games per ruleset and player count."""
 from __future__ import annotations
@@ -48,15 +49,12 @@ def longest_reports(name: str, n: int) -> tuple[tuple[int, str], tuple[int, str]
 
 
 @pytest.mark.parametrize("name", [r.name for r in ruleset.every()])
-def test_every_report_fits_a_screen_or_two(name, capsys):
+def test_every_report_fits_a_screen_or_two(name):
     failures = []
     for rs_name, n in configs():
         if rs_name != name:
             continue
         (lines, where), (block, block_where) = longest_reports(name, n)
-        with capsys.disabled():
-            print(f"\n{name} {n} players: longest report {lines} lines (limit {line_limit(n)}), "
-                  f"longest order block {block} lines (limit {BLOCK_LIMIT})", end="")
         if lines > line_limit(n):
             failures.append(f"{lines} lines, over {line_limit(n)}: {where}")
         if block > BLOCK_LIMIT:

@@ -129,6 +129,47 @@ def test_a_message_whose_run_died_before_answering_gets_its_first_answer_when_de
     assert send(site, raw) == []
 
 
+def test_a_new_message_that_reuses_a_message_id_is_a_new_message(site):
+    """Issue 44 item 5: bob's `#4 pass` sent with the Message-ID of his earlier `bid` got the
+    old "All applied" and was dropped. A block is the same only if its content is the same."""
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    assert "All applied." in reply(send(site, message(address(first), orders(first, pw[first], "#1 bid"),
+                                                      message_id="<reused@players.test>")), address(first))
+    for move in (2, 3):
+        player = site.load().awaiting()[0]
+        send(site, message(address(player), orders(player, pw[player], f"#{move} bid")))
+    assert site.load().awaiting() == [first]
+    again = reply(send(site, message(address(first), orders(first, pw[first], "#4 pass"),
+                                     message_id="<reused@players.test>")), address(first))
+    assert "OK      pass\nAll applied." in again and "handled before" not in again
+    assert site.load().log[-1] == f"4 {first} pass"
+
+
+def test_a_block_handled_by_an_earlier_judge_is_still_known_when_delivered_again(site):
+    """Earlier judges kept a block's key without the message's content: a message they handled
+    (killed before its answer) and delivered again after the upgrade is not applied twice."""
+    from judge.gateway import parse as mailparse
+    from judge.mail.mailgame import message_key
+    from judge.store import gamefile
+
+    pw = new_game(site)
+    site.take()
+    first = site.load().awaiting()[0]
+    raw = message(address(first), orders(first, pw[first], "bid"), message_id="<before@players.test>")
+    killed_before_answering(site, raw)
+    new = message_key(f"<before@players.test>\n{mailparse.read(raw).fingerprint}", 0, address(first))
+    old = message_key("<before@players.test>", 0, address(first))
+    game = site.load()
+    game.meta["mail"]["seen"] = [old if k == new else k for k in game.meta["mail"]["seen"]]
+    gamefile.save(game, site.game_path())
+    replies = site.cfg.games / ".mail" / "replies"
+    (replies / f"g1.{new}").rename(replies / f"g1.{old}")
+    assert "OK      bid\nAll applied." in reply(send(site, raw), address(first))  # its first answer
+    assert site.load().log == [f"1 {first} bid"]
+
+
 def test_oversized_and_binary_messages_are_refused_cleanly(site):
     pw = new_game(site)
     site.take()

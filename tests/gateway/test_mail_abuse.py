@@ -334,6 +334,35 @@ def test_lines_that_only_ask_are_answered_once_and_at_most_five_a_block(site):
     assert len(answer) < 20_000
 
 
+# ---- issue 44 item 6: press bounded per writer ------------------------------------------------
+def test_one_players_waiting_press_never_refuses_anothers_nor_their_orders(site):
+    """carol's 500 waiting anonymous lines refused bob's private press and skipped his bid.
+    Now the bound is each writer's own, and a refused press line leaves the block's orders."""
+    game = site.load()
+    game.meta["mail"]["press"] = "anon"
+    gamefile.save(game, site.game_path())
+    who = game.awaiting()[0]
+    game.submit(who, ["bid"])
+    flooder = game.awaiting()[0]  # the next to play
+    pw = site.passwords
+    for lines in (200, 200, 100):  # two blocks of 100 lines a message, at most
+        body = "".join(block(flooder, pw[flooder], *(f"press anon all rumour {i}" for i in range(n)))
+                       for n in [min(lines, 100)] * (lines // 100))
+        assert "All applied." in reply(send(site, message(address(flooder), body)), address(flooder))
+    mails = send(site, message(address(who), block(who, pw[who], f"press {flooder} shall we share?", "#1 bid")))
+    answer = reply(mails, address(who))
+    assert f"OK      press {flooder} shall we share?\n  OK      bid\nAll applied." in answer
+    assert [m for m in to(mails, address(flooder)) if "shall we share?" in m.get_content()]
+    assert site.load().log == [f"1 {who} bid"]
+    answer = reply(send(site, message(address(flooder), block(flooder, pw[flooder], "press anon all one more",
+                                                              "#2 bid"))), address(flooder))
+    assert (f'NOT SENT "press anon all one more": 500 press lines of yours wait to be sent in this game; send more '
+            "after the next judge tick") in flat(answer)
+    assert "OK      bid\nAll applied." in answer and site.load().log == [f"1 {who} bid", f"2 {flooder} bid"]
+    waiting = site.load().meta["mail"]["press_pending"]
+    assert len(waiting) == 500 and {e["by"] for e in waiting} == {flooder}
+
+
 # ---- issue 35 item 4: the fan-out of press --------------------------------------------------
 def test_the_press_of_one_message_reaches_each_recipient_in_one_mail(site):
     """Two blocks of 99 press lines each used to make one mail a line: 198 to bob (and, for

@@ -15,7 +15,7 @@ import pytest
 
 from judge.store import config, gamefile
 from judge.engine.errors import GameFileError, UsageError
-from judge.gateway import deadlines, inbox as gateway
+from judge.gateway import deadlines, inbox as gateway, parse as mailparse
 from judge.mail import mailgame, outbox as outboxes
 from judge.mail.mailgame import KEEP_SEEN, MailGame, message_key
 from judge.engine.errors import MailError
@@ -206,7 +206,8 @@ def test_the_seen_list_is_bounded_and_forgotten_answers_are_deleted(site, monkey
     for raw in raws:
         send(site, raw)
     seen = site.load().meta["mail"]["seen"]
-    assert seen == [message_key(f"<m{n}@p.test>", sender=address(first)) for n in (2, 3, 4)]
+    assert seen == [message_key(f"<m{n}@p.test>\n{mailparse.read(raws[n]).fingerprint}", sender=address(first))
+                    for n in (2, 3, 4)]
     assert sorted(os.listdir(site.cfg.games / ".mail" / "replies")) == sorted(f"g1.{k}" for k in seen)
     assert KEEP_SEEN == 500
 

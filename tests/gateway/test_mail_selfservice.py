@@ -135,7 +135,7 @@ def test_a_mail_game_where_players_serve_themselves(ruleset, tmp_path, server):
     _, out = t.answer("bob", "press all good luck everyone")
     assert all("Press from bob to all: good luck everyone" in out[address(p)][0] for p in ("alice", "carol"))
     text, _ = t.answer("carol", "press anon all boo")
-    assert "REFUSED \"press anon all boo\": the game master does not allow anonymous press" in text
+    assert "NOT SENT \"press anon all boo\": the game master does not allow anonymous press" in flat(text)
     t.answer(GM, "set press anon")
     _, out = t.answer("carol", "press anon all boo")
     assert list(out) == [address("carol")]  # the answer only: the press waits through a judge tick
@@ -263,7 +263,7 @@ def test_a_message_without_a_block_gets_a_how_to_with_an_example(tmp_path, serve
 def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
     t = Table(tmp_path, server, "rumors", "--press", "off")
     text, _ = t.answer("alice", "press all hello")
-    assert 'REFUSED "press all hello": the game master does not allow press in this game' in text
+    assert 'NOT SENT "press all hello": the game master does not allow press in this game' in flat(text)
     t.answer(GM, "pause")
     awaited = t.game().awaiting()
     t.answer(awaited[0], "resign")  # the bot waits for the game to resume
@@ -287,9 +287,11 @@ def test_press_off_from_judge_new_and_the_game_masters_status(tmp_path, server):
 
     before = kept()
     for line in ("set zone", "away until tomorrow", "history 99999", "report 0", "agree end", "confirm 1234",
-                 "set mail sometimes", "set address not-an-address", "press carol"):
+                 "set mail sometimes", "set address not-an-address"):
         text, _ = t.answer("alice", line)
         assert f'REFUSED "{line}": ' in text and "Nothing was applied" in text, text
+    text, _ = t.answer("alice", "press carol")  # press is no order: not sent, alone
+    assert 'NOT SENT "press carol": ' in text and "Nothing to apply." in text, text
     assert kept() == before
 
 

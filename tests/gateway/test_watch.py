@@ -403,7 +403,6 @@ def test_a_whole_game_by_mail_with_the_watcher_killed_at_random_points(tmp_path,
         running.process.wait(30)
         kills += 1
     assert kills >= 2, f"seed {seed}"
-    print(f"{len(orders)} messages, {kills} kills, seed {seed}")
     game = site.load()
     logged = [e for e in game.log if not facts.is_fact(e)]  # (the judge's own entry: the end's time)
     assert game.is_over() and logged == [line for line, _ in orders], f"seed {seed}"

@@ -142,4 +142,9 @@ def test_an_index_edited_or_cut_short_is_read_again_from_the_records(games, tmp_
     (folder / index.FOLDER / "league.json").write_text("{ cut sho")
     (folder / index.FOLDER / "files.json").write_text("[]")
     code, out, err = judge("league", folder)
-    assert code == 0 and out == first and not err
+    assert code == 0 and out == first
+    said = " ".join(err.split()).replace("judge: the judge's file", "\n").strip().splitlines()
+    said = [line.strip() for line in said]
+    assert sorted(line.split()[0].rpartition("/")[2] for line in said) == ["files.json", "g1.toml.json", "league.json"]
+    assert all("does not check" in line and line.endswith("made again from the records") for line in said), said
+    assert judge("league", folder) == (0, first, "")  # said once: made again

@@ -4,6 +4,7 @@ game, permanent refusals, and runs killed while they send. Nothing is lost: ever
 mail waits in the outbox until a later `judge mail` or `judge tick` sends it."""
 import json
 import os
+import re
 import signal
 import ssl
 import subprocess
@@ -14,9 +15,9 @@ from datetime import timedelta
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from judge.store import gamefile
+from judge.store import config, gamefile
 from judge.gateway import inbox as gateway
-from judge.engine.errors import MailError
+from judge.engine.errors import MailError, UsageError
 from judge.mail.outbox import compose
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, Server, address, flat, make_site, message, new_game, text
 
@@ -94,6 +95,72 @@ def test_starttls_and_login_against_a_server_with_a_throwaway_certificate(tmp_pa
         server.stop()
     assert server.logins == [True]  # one login, over TLS
     assert [rcpts for rcpts, _ in server.mails] == [[address("alice")], [address("bob")]] and spooled(site) == []
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # (aiosmtpd sees STARTTLS only)
+def test_implicit_tls_with_a_private_authority_and_a_password_file(tmp_path):
+    """[smtp] security = "tls" (port 465's implicit TLS), cafile (a self-signed or private
+    authority, without SSL_CERT_FILE) and password_file (read at every connection)."""
+    key, cert = make_certificate(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    server = Logins(ssl_context=context, auth_require_tls=False).start()
+    secret = tmp_path / "smtp-password"
+    secret.write_text("s3cret\n")
+    secret.chmod(0o600)
+    try:
+        site = make_site(tmp_path, server.port, 'security = "tls"\nuser = "judge"\npassword_file = "smtp-password"\n')
+        box = site.outbox()
+        with pytest.raises(MailError, match="CERTIFICATE_VERIFY_FAILED"):  # the system's authorities do not know it
+            box.send(compose(site.cfg, address("alice"), "hello", "hello alice\n"))
+        box.close()
+        path = tmp_path / "judge.toml"
+        path.write_text(path.read_text() + 'cafile = "cert.pem"\n')  # (in [smtp], the file's last table)
+        site.cfg = config.load(path)
+        secret.chmod(0o644)
+        box = site.outbox()
+        with pytest.raises(MailError, match="may be read by others: chmod 600"):
+            box.send(compose(site.cfg, address("bob"), "hello", "hello bob\n"))
+        box.close()
+        secret.chmod(0o600)
+        box = site.outbox()
+        box.flush()
+        box.close()
+    finally:
+        server.stop()
+    assert server.logins == [True]  # one login, over TLS from the first byte
+    assert [rcpts for rcpts, _ in server.mails] == [[address("alice")], [address("bob")]] and spooled(site) == []
+
+
+@pytest.mark.parametrize("keys, security, port", [
+    ("port = 465\n", "tls", 465),
+    ('security = "tls"\n', "tls", 465),
+    ("port = 587\nstarttls = true\n", "starttls", 587),
+    ('security = "starttls"\nport = 587\n', "starttls", 587),
+    ("", "none", 25),
+])
+def test_the_smtp_table_reads_its_security_and_default_port(tmp_path, keys, security, port):
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "judge.toml"
+    path.write_text(f'address = "j@x.test"\ngm = "g@x.test"\ngames = "games"\n[smtp]\nhost = "h"\n{keys}')
+    smtp = config.load(path).smtp
+    assert (smtp["security"], smtp["port"], smtp["starttls"]) == (security, port, security == "starttls")
+
+
+@pytest.mark.parametrize("keys, refused", [
+    ('security = "ssl"\n', 'security is "tls" (implicit TLS, port 465), "starttls" or "none"'),
+    ('security = "tls"\nstarttls = true\n', "with starttls = true"),
+    ('password = "a"\npassword_file = "f"\n', "not both"),
+    ('cafile = 1\n', 'needs cafile = "..."'),
+    ('tls = true\n', "unknown keys: tls"),
+])
+def test_a_wrong_smtp_table_is_refused_with_what_to_write(tmp_path, keys, refused):
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "judge.toml"
+    path.write_text(f'address = "j@x.test"\ngm = "g@x.test"\ngames = "games"\n[smtp]\nhost = "h"\n{keys}')
+    path.chmod(0o600)
+    with pytest.raises(UsageError, match=re.escape(refused)):
+        config.load(path)
 
 
 def test_a_server_that_is_down_keeps_the_mail_in_the_outbox_and_the_queue_moves_on(tmp_path):

@@ -27,6 +27,7 @@ JUDGE_EDGE_BLOCKS (default 6) the mail blocks tried per player and position."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -85,6 +86,7 @@ class World:
     """A judge site (Maildir outbox, git archive) holding one game, `g`."""
 
     def __init__(self, root: Path):
+        self.root, self.snapshot, self.snapshot_of = root, root.with_name(root.name + ".placed"), None
         (root / "games").mkdir(parents=True)
         subprocess.run(["git", "init", "-q", str(root / "archive")], check=True)
         subprocess.run(["git", "-C", str(root / "archive"), "config", "user.email", "edge@judge.test"], check=True)
@@ -98,11 +100,23 @@ class World:
         self.outbox = root / "outbox"
 
     def place(self, game: Game) -> None:
-        """The game at the position to try, committed to the archive; no mail waiting."""
+        """The game at the position to try, committed to the archive; no mail waiting. The
+        same game placed again (the next input at this position, in this world) is the site
+        as it was after its first placing, copied back: the same files, not a second commit
+        of the same record (which would cost a replay and a record's build for each input)."""
+        played, text = _played(game), gamefile.dumps(game)
+        if self.snapshot_of == text:
+            shutil.rmtree(self.root)
+            shutil.copytree(self.snapshot, self.root, symlinks=True)
+            self.placed = played
+            return
         gamefile.save(game, self.path)
         archive.commit(game, "g", self.cfg.archive)
         self._mails()
-        self.placed = _played(game)
+        self.placed = played
+        shutil.rmtree(self.snapshot, ignore_errors=True)
+        shutil.copytree(self.root, self.snapshot, symlinks=True)
+        self.snapshot_of = text
 
     def _mails(self) -> list[EmailMessage]:
         return take_maildir(self.outbox)
@@ -115,12 +129,9 @@ class World:
     def seen(self, who: str, said: str, head: tuple) -> Seen:
         mails = sorted((str(m["Subject"]), m.get_content()) for m in self._mails() if m["To"] == address(who))
         now = self._head()
-        commit = () if now[0] == head[0] else (now[1], (self.cfg.archive / self._where()).read_text())
         game = gamefile.load(self.path)
+        commit = () if now[0] == head[0] else (now[1], (self.cfg.archive / f"{game.ruleset.name}/g.toml").read_text())
         return Seen(said, mails, commit, _played(game) != self.placed, _json(game.view(who)), _json(game.view(None)))
-
-    def _where(self) -> str:
-        return f"{gamefile.load(self.path).ruleset.name}/g.toml"
 
     def mail(self, who: str, password: str, lines: list[str], message_id: str) -> Seen:
         head = self._head()

@@ -77,6 +77,9 @@ def judge_in_child(root: Path, args: list[str], stdin: Path | None = None, kill_
             os.chdir(root)
             os.environ.pop("JUDGE_STEPS", None)
             os.environ.pop("JUDGE_KILL_AT", None)
+            from judge.store import steps
+
+            steps._reached = 0  # (counted afresh: a test run in this process before may have traced steps)
             if kill_at:
                 os.environ["JUDGE_KILL_AT"] = str(kill_at)
             if trace:

@@ -147,3 +147,31 @@ def test_a_file_of_bytes_that_are_no_text_is_skipped_and_named(good, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(2000))
     check(tmp_path, tmp_path.parent / f"{tmp_path.name}-site", bad, ())
+
+
+def test_a_record_whose_reports_double_at_every_move_is_skipped_before_any_is_decoded(good, tmp_path):
+    """Issue 44 item 8: report operations that copy the previous report twice a move (a 93 kB
+    record drove judge site to 1.9 GB): the record is skipped with one warning naming it and
+    the move, the others published."""
+    record = tomllib.loads(good["bad"])
+    rows = record["moves"]
+    assert len(rows) > 12
+    rows[0]["report"] = ["+" + "x" * 70] * 10
+    for row in rows[1:12]:  # 10 lines, then 20, 40, ... 20,480 at move 12
+        row["report"] = ["=0 999999999", "=0 999999999"]
+    (tmp_path / "done.toml").write_text(good["done"])
+    (tmp_path / "running.toml").write_text(good["running"])
+    bad = tmp_path / "bad.toml"
+    bad.write_text(tomli_w.dumps(record, multiline_strings=True))
+    check(tmp_path, tmp_path.parent / f"{tmp_path.name}-site", bad, ("moves",))
+    code, _, err = run("site", tmp_path, tmp_path.parent / f"{tmp_path.name}-site")
+    assert not site_file(tmp_path.parent / f"{tmp_path.name}-site", "mogul", "bad").is_file()
+    assert "moves[8].report decodes to a report of 2,560 lines" in flat(err)
+
+
+def test_a_report_within_the_bounds_is_shown_whole():
+    """The bounds refuse nothing a judge writes: a report of REPORT_LINES lines decodes."""
+    from judge.record import moves
+
+    rows = [{"move": 1, "report": ["+x"] * moves.REPORT_LINES}, {"move": 2, "report": [f"=0 {moves.REPORT_LINES}"]}]
+    assert [len(r.splitlines()) for r in moves.reports(rows)] == [moves.REPORT_LINES] * 2

@@ -98,6 +98,8 @@ class Bot:
         train when it can pay for it (with two trains or more: when it keeps as much again; a
         company without trains must buy one, its director helping), and withholds to afford one
         while it has fewer than two or cannot pay for the next."""
+        if view.get("turn_company"):
+            return self.gm_turn_bot(view, rng)
         orders = view["orders"]
         nxt = view["trains"]["next"]
         for c in view["companies"]:  # one without trains buys the next train, or the cheapest it may (version 6)
@@ -113,11 +115,58 @@ class Bot:
             if f"train {co} {nxt}" in orders and c["treasury"] >= cost * (1 if len(c["trains"]) < 2 else 2):
                 return f"train {co} {nxt}"
             later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
-            revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
-            revenue = min(revenue, sum(self.train(t)["size"] for t in c["trains"]) * 40)  # what its trains can run
-            if not revenue:
-                return f"operate {co} 0 withhold"
-            saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])
-            return f"operate {co} {revenue} {'withhold' if saving else 'pay'}"
+            return self.run(view, c, rng)
         return "done"
 
+    def run(self, view, c, rng) -> str:
+        """The operating result of company `c` (view's): what its trains plausibly earn, paid, or
+        withheld to afford a train."""
+        co, nxt = c["name"], view["trains"]["next"]
+        later = self.train_types().index(view["train_phase"])  # cities grow as the phases go on
+        revenue = sum(self.train(t)["size"] * 5 * (2 + later + 2 * rng.below(3)) for t in c["trains"]) // 10 * 10
+        revenue = min(revenue, sum(self.train(t)["size"] for t in c["trains"]) * 40)  # what its trains can run
+        if not revenue:
+            return f"operate {co} 0 withhold"
+        saving = nxt and (len(c["trains"]) < 2 or c["treasury"] < view["trains"]["cost"])
+        return f"operate {co} {revenue} {'withhold' if saving else 'pay'}"
+
+    def gm_turn_bot(self, view, rng) -> str:
+        """Version 7: the turn's entries in 1830's order: now and then track or a token it can
+        well afford, its run, then trains: one without a train buys the cheapest it may (another
+        company's, which the seller can spare, when cheaper than the bank's; never needing its
+        director's shares when a cheaper way exists), one with trains trades a 4, 5 or 6 in for a
+        D, or buys the next train when it keeps as much again (with fewer than two: when it can
+        pay); then done."""
+        orders, co = view["orders"], view["turn_company"]
+        c = next(x for x in view["companies"] if x["name"] == co)
+        if view["step"] != "buy":
+            cheap = [o for o in orders if o.startswith(("track ", "token "))
+                     and int(o.split()[2] if o.startswith("track") else self.data["tokens"][c["tokens"]]) * 4 <= c["treasury"]]
+            if view["step"] == "track" and cheap and rng.below(3) == 0:
+                return cheap[0]
+            return self.run(view, c, rng)
+        buys = [o for o in orders if o.startswith("train ")]
+        if not c["trains"] and buys:
+            return min(buys, key=lambda o: self.train_cost(view, c, o))
+        trade_ins = [o for o in buys if " trade " in o]
+        if trade_ins:
+            return trade_ins[-1]
+        nxt = view["trains"]["next"]
+        if f"train {co} {nxt}" in orders and c["treasury"] >= view["trains"]["cost"] * (1 if len(c["trains"]) < 2 else 2):
+            return f"train {co} {nxt}"
+        return "done" if "done" in orders else min(buys, key=lambda o: self.train_cost(view, c, o))
+
+    def train_cost(self, view, c, order) -> tuple:
+        """How the game master's bot ranks a purchase for a company without trains: first those
+        its treasury and its director's cash pay (no shares sold, no bankruptcy where a cheaper
+        way exists), then another company's train at face value from one that keeps a train
+        before a lower price or a company's last train, then what the director adds, then the price."""
+        w = order.split()
+        price = int(w[5]) if " from " in order else self.train(w[2])["cost"]
+        cash = next(p["money"] for p in view["players"] if p["name"] == c["director"])
+        unfair = 0
+        if " from " in order:
+            seller = next(x for x in view["companies"] if x["name"] == w[4])
+            unfair = int(len(seller["trains"]) < 2 or price < self.train(w[2])["cost"])
+        help_ = max(0, price - c["treasury"])
+        return (help_ > cash, unfair, help_, price)

@@ -14,7 +14,8 @@ the bots and the check. Older versions are subclasses overriding the hook method
 (versions.py): version 2 brought the 1830 rules the variant leans on (RULINGS §4), which
 version 1 lacks; version 4 plays them as 18xx.games does (issue 26, docs/stock-round.md);
 version 5 changes only the words of the first event; version 6 plays 1830's trains, the
-director's help and bankruptcy as 18xx.games does (issue 36).
+director's help and bankruptcy as 18xx.games does (issue 36); version 7 plays the operating
+round as 1830's company turns (issue 48: turns.py, whose hooks come before these).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from judge.engine.seats import clockwise, next_clockwise
 COMPANY = "*company"  # the company's own decision in a sale's queue of deciders
 PHASES = ("reissue", "stock", "operating", "over")
 PLAYER_VERBS = ("sell", "buy", "par", "pass", "offer", "reissue", "bankrupt", "discard")
-GM_VERBS = ("operate", "train", "done", "end")
+GM_VERBS = ("track", "token", "operate", "train", "done", "end")  # track and token: version 7
 MAX_ROUNDS = 20
 
 
@@ -53,15 +54,17 @@ class Rules(Ruleset):
     """The rules of the current version (setup, parsing, applying, views, standings)."""
 
     verbs = PLAYER_VERBS + GM_VERBS  # every order begins with one of these
+    gm_verbs = GM_VERBS  # the game master's (version 6 and before: no track or token)
     name = "stock-round"
     setup_example = 'priority = "carol"\n'
     prompt_phrases = {"sell": r"\bsell\b", "buy": r"\bbuy\b", "par": r"\bpar\b", "pass": r"\bpass\b",
                       "offer": r"\boffer (yes|no)\b", "bankrupt": r"\bbankrupt\b", "discard": r"\bdiscard\b",
-                      "reissue": r"\breissue\b", "operate": r"\boperate\b", "train": r"\btrain CO\b",
+                      "reissue": r"\breissue\b", "operate": r"\boperate\b", "train": r"\btrain [A-Z]{2,}\b",
+                      "track": r"\btrack [A-Z]{2,}\b", "token": r"\btoken [A-Z]{2,}\b",
                       "done": r"\bdone\b", "end": r"\bend game\b"}
     title = "Stock Round (1876v2 Trinidad)"
-    version = 6
-    old_versions = (1, 2, 3, 4, 5)
+    version = 7
+    old_versions = (1, 2, 3, 4, 5, 6)
     # What each version changed, for `judge upgrade` (a game moved from version v is told changes[v + 1:])
     changes = {
         2: ("the 1830 rules the variant leans on: no sales in the first stock round, the director's "
@@ -90,6 +93,19 @@ class Rules(Ruleset):
             "a share the Pool absorbs on the first column (not the bottom row) pays the price one row down",
             f"a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt (at the latest after "
             f"{MAX_ROUNDS} sets); the option rounds, which an upgraded game keeps, ends it after that many sets"),
+        7: ("an operating round is a sequence of company turns in 1830's operating order (highest price first), the "
+            "judge naming whose turn it is; in its turn the game master enters track (track CO COST), a station "
+            "token (token CO), the run (operate CO REVENUE pay|withhold, or operate CO no route), then the "
+            "company's trains, then done",
+            "track and station tokens cost money, paid from the treasury and never beyond it (stand-ins in "
+            "games/stock-round.toml)",
+            "a company buys trains only in its own turn, after it has run: trains bought never count in that "
+            "turn's revenue; no limit but the train limit on trains bought from other companies",
+            "a company with a route and no train must buy one before its turn ends (no longer before the round "
+            "ends); only then does its director help",
+            "with the director's help another company's train costs at most what the treasury and the director's "
+            "cash hold together, and no shares are sold for it",
+            "a share from the Pool on the last column costs the price one row up"),
     }
     min_players, max_players = 3, 6
     options = (
@@ -106,8 +122,9 @@ class Rules(Ruleset):
     # operating rounds a set, each with at most 5 results, 5 trains bought from companies
     # (version 6: 20, up to each one's limit of 4), 50 emergency sales and `done`; the trains
     # of the open market (discarded, traded in) at most 40 more. Version 6 ends after at most
-    # MAX_ROUNDS sets without the option `rounds`.
-    max_moves = MAX_ROUNDS * 5350 + 80
+    # MAX_ROUNDS sets without the option `rounds`. Version 7: each company's turn also takes a
+    # track, a token and its `done` (15 more orders a round, 45 a set).
+    max_moves = MAX_ROUNDS * 5400 + 80
 
     # ---- components ---------------------------------------------------------------------
     @cached_property  # (read for nearly every order)
@@ -166,7 +183,11 @@ class Rules(Ruleset):
         return self.grid[r][c]
 
     def pool_price(self, state, co) -> int:
-        r, c = state["companies"][co]["token"]
+        return self.right_of(*state["companies"][co]["token"])
+
+    def right_of(self, r: int, c: int) -> int:
+        """The price one column right of (r, c): a share from the Pool; on the last column the
+        market's own price (version 7: one row up, turns.py)."""
         return self.cell(r, c + 1)
 
     def cert_limit(self, state) -> int:
@@ -462,27 +483,38 @@ class Rules(Ruleset):
         operating = self.operating(state)
         trading = not self.why_no_trades(state)
         for co in operating:
-            for kind in on_sale:
-                if not self.why_not_train(state, co, kind):
-                    orders.append(f"train {co} {kind}")
-                orders += [f"train {co} {kind} trade {old}" for old in self.train_types()
-                           if self.trade_in_cost(kind, old) and old in state["companies"][co]["trains"]
-                           and not self.why_not_trade_in(state, co, kind, old)]
-            orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
-            # (the checks of why_not_trade, each asked once where it holds for many trades: the
-            # phase, the buyer, then for each train another company owns, the price)
-            for seller in operating if trading and not self.why_not_trade_again(state, co) else ():
-                if seller == co:
-                    continue
-                for t in sorted(set(state["companies"][seller]["trains"])):
-                    orders += [f"train {co} {t} from {seller} {price}" for price in sorted({1, self.train(t)["cost"]})
-                               if not self.why_not_pay(state, co, t, price)]
+            orders += self.train_orders(state, co, on_sale, operating if trading else ())
             if co in state["operated"]:
                 continue
             orders += self.revenues(co, self.revenue_bound(state, co))
         if not self.why_not_done(state):
             orders.append("done")
         return orders + ["end game"]
+
+    def train_orders(self, state, co, on_sale, sellers) -> list[str]:
+        """Every train `co` may buy now: from the bank (trading one in), the open market, and
+        each of `sellers` at the prices of trade_prices()."""
+        orders = []
+        for kind in on_sale:
+            if not self.why_not_train(state, co, kind):
+                orders.append(f"train {co} {kind}")
+            orders += [f"train {co} {kind} trade {old}" for old in self.train_types()
+                       if self.trade_in_cost(kind, old) and old in state["companies"][co]["trains"]
+                       and not self.why_not_trade_in(state, co, kind, old)]
+        orders += [f"train {co} {t} pool" for t in self.pool_trains(state) if not self.why_not_pool_train(state, co, t)]
+        # (the checks of why_not_trade, each asked once where it holds for many trades: the
+        # phase, the buyer, then for each train another company owns, the price)
+        for seller in sellers if sellers and not self.why_not_trade_again(state, co) else ():
+            if seller == co:
+                continue
+            for t in sorted(set(state["companies"][seller]["trains"])):
+                orders += [f"train {co} {t} from {seller} {price}" for price in self.trade_prices(state, co, t)
+                           if not self.why_not_pay(state, co, t, price)]
+        return orders
+
+    def trade_prices(self, state, buyer, kind) -> list[int]:
+        """The prices listed for a train of another company (any price of at least $1 is accepted)."""
+        return sorted({1, self.train(kind)["cost"]})
 
     revenue_step = 10  # the revenues listed: every multiple of 10 the game master may enter
 
@@ -736,8 +768,8 @@ class Rules(Ruleset):
         return Order(player, "reissue", (co, n))
 
     def parse_gm(self, state, verb, args, text) -> Order:
-        if verb not in GM_VERBS:
-            raise OrderSyntaxError(f"the game master's orders are {', '.join(GM_VERBS)}; players' orders go with --as NAME", text)
+        if verb not in self.gm_verbs:
+            raise OrderSyntaxError(f"the game master's orders are {', '.join(self.gm_verbs)}; players' orders go with --as NAME", text)
         if verb == "done" and args:
             raise OrderSyntaxError("'done' takes nothing after it", text)
         if verb == "end":  # `end game`; a plain `end` (older logs, the shell) is the same order
@@ -1033,7 +1065,7 @@ class Rules(Ruleset):
         c, cost = state["companies"][co], self.train(kind)["cost"]
         if c["treasury"] >= cost:
             return ""
-        if not self.director_helps(c):
+        if not self.director_helps(state, c):
             return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
         cheapest = self.cheapest(state, co)
         least = self.train(cheapest.split()[2])["cost"]
@@ -1047,7 +1079,7 @@ class Rules(Ruleset):
         offers = [f"train {co} {t}" for t in self.on_sale(state)] + [f"train {co} {t} pool" for t in self.pool_trains(state)]
         return min(offers, key=lambda o: self.train(o.split()[2])["cost"])
 
-    def director_helps(self, c) -> bool:
+    def director_helps(self, state, c) -> bool:
         """Whether the director pays what the treasury of company `c` lacks for a train (1830: without trains)."""
         return not c["trains"]
 
@@ -1499,6 +1531,10 @@ class Rules(Ruleset):
         emit(state, f"{co} buys a {kind} train from the open market for ${cost}.")
 
     def do_done(self, state, order) -> None:
+        """`done`: the operating round is over (version 7: the company's turn, turns.py)."""
+        self.end_operating_round(state)
+
+    def end_operating_round(self, state) -> None:
         emit(state, f"Operating round {state['or_round']} is over.")
         if self.set_goes_on(state):
             self.next_operating_round(state)
@@ -1574,7 +1610,7 @@ class Rules(Ruleset):
             price = pool_price = 0
             if c["token"]:
                 r, col = c["token"]
-                price, pool_price = grid[r][col], self.cell(r, col + 1)
+                price, pool_price = grid[r][col], self.right_of(r, col)
                 prices[co] = price
             if c["director"]:
                 placed.append(((r, col), co))

@@ -5,11 +5,57 @@ from __future__ import annotations
 
 from judge.engine.errors import OrderSyntaxError
 from judge.engine.ruleset import Option, emit
-from judge.rulesets.stock_round.rules import MAX_ROUNDS, plural
+from judge.rulesets.stock_round.check import Check
+from judge.rulesets.stock_round.rules import MAX_ROUNDS, PLAYER_VERBS, Rules, plural
 from judge.rulesets.stock_round.ruleset import StockRound
 
+V6_GM_VERBS = ("operate", "train", "done", "end")
 
-class Version5(StockRound):
+
+class Version6(StockRound):
+    """Version 6, before issue 48's company turns: the game master enters an operating round's
+    results and trains in any order (a company's new trains counting in its revenue if entered
+    first), `done` closing the round, each company without a train buying one before it; no
+    track or token costs; another company's train bought with the director's help at up to its
+    face value, the director selling shares for it; at most as many trains from other companies
+    a round as the train limit; a share from the Pool on the last column at the market price.
+    Each hook version 7 overrides (turns.py) is Rules' again."""
+
+    version = 6
+    verbs = PLAYER_VERBS + V6_GM_VERBS
+    gm_verbs = V6_GM_VERBS
+
+    def operating_keys(self) -> dict:
+        keys = super().operating_keys()
+        for key in ("turn_co", "step", "route"):
+            del keys[key]
+        return keys
+
+    def new_company(self, seats) -> dict:
+        c = super().new_company(seats)
+        del c["tokens"], c["arrived"]
+        return c
+
+    helps_note = Rules.helps_note
+    apply = Rules.apply
+    next_operating_round = Rules.next_operating_round
+    do_done = Rules.do_done
+    why_not_done = Rules.why_not_done
+    parse_gm = Rules.parse_gm
+    do_operate = Rules.do_operate
+    gm_orders = Rules.gm_orders
+    prompt_words = Rules.prompt_words
+    director_helps = Rules.director_helps
+    helps_trade = Rules.helps_trade
+    why_not_pay = Rules.why_not_pay
+    trade_prices = Rules.trade_prices
+    why_not_trade_again = Rules.why_not_trade_again
+    right_of = Rules.right_of
+    view = Rules.view
+    check_1830 = Check.check_1830
+
+
+class Version5(Version6):
     """Version 5, before issue 36's 1830 rules: a rusting type's trains stay in the open market;
     a director helps pay for any train, and for another company's only from the treasury; the D
     trains are sold after the last 6, with no trade-in; a player over the certificate limit sells
@@ -38,7 +84,7 @@ class Version5(StockRound):
 
     def why_not_afford(self, state, co, kind) -> str:
         c, cost = state["companies"][co], self.train(kind)["cost"]
-        if c["treasury"] < cost and not self.director_helps(c):
+        if c["treasury"] < cost and not self.director_helps(state, c):
             return f"{co} has ${c['treasury']}; a {kind} train costs ${cost}{self.helps_note}"
         return ""
 
@@ -192,7 +238,7 @@ class Version1(Version2):
     def must_buy(self, state) -> list[str]:
         return []
 
-    def director_helps(self, c) -> bool:
+    def director_helps(self, state, c) -> bool:
         return False
 
     def to_operating(self, state) -> None:

@@ -16,6 +16,7 @@ from judge.store import gamefile
 from judge.cli import app
 from judge.engine.game import Game
 from judge.engine.ruleset import get
+from judge.engine.rng import Rng
 
 from mailkit import flat
 
@@ -33,11 +34,16 @@ def ok(*args) -> str:
     return result.output
 
 
-def new(tmp_path, *extra) -> Path:
+def new(tmp_path, *extra, version=6) -> Path:
+    """A game of `version` (6 unless given: the tests of versions 2-6 play its rules, in which the
+    game master enters an operating round's results in any order; version 7's are in
+    test_stock_round_v7.py)."""
     setup = tmp_path / "s.toml"
     setup.write_text('priority = "a"\n')
     path = tmp_path / "X.toml"
     ok("new", "stock-round", path, "-p", "a", "-p", "b", "-p", "c", "--seed", 3, "--setup", setup, *extra)
+    if version != SR.version:
+        set_version(path, version)
     return path
 
 
@@ -90,6 +96,14 @@ def set_version(path, version):
         text = re.sub(r"(?m)^rounds = 0$", "rounds = 6", text)
     path.write_text(text)
     assert gamefile.load(path).ruleset.version == version
+
+
+def at_version(game: Game, version: int) -> Game:
+    """The new `game` as a game of an older `version` of the rules, from the same seed."""
+    rs = SR.at_version(version)
+    rng = Rng(game.rng.seed)
+    state = Game._initial_state(rs, game.players, game.options, rng, game.setup)
+    return Game(rs, game.players, game.options, game.setup, rng, state, [])
 
 
 def pass_until(path, player=None):
@@ -443,20 +457,28 @@ def test_a_version_2_game_keeps_its_notice_of_a_broken_bank(tmp_path):
 
 
 def test_judge_upgrade_moves_a_version_2_game_to_the_current_version_saying_what_changes(tmp_path):
-    """This version 2 game's log fits versions 3 to 6 (none of its orders is refused by the new rules)."""
-    path = tmp_path / "v2.toml"
-    shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", path)
-    assert gamefile.load(path).ruleset.version == 2
+    """A version 2 game still in its first stock round fits every later version; the golden
+    version 2 game, whose game master bought trains before entering the revenue, fits versions
+    3 to 6 but not version 7's company turns, and stays as it was."""
+    path = new(tmp_path, version=2)
+    play(path, "a: par FTR 60", "b: pass", "c: pass")
     out = ok("upgrade", path)
-    assert flat("from stock-round version 2 to version 6") in flat(out)
+    assert flat(f"from stock-round version 2 to version {SR.version}") in flat(out)
     assert "  - a broken bank's notice says which set of operating rounds is the last" in out  # version 3
     assert "  - trains over a fallen limit go to the open market (discard CO TYPE)" in out  # version 4
     assert "no longer also who has the priority deal" in flat(out)  # version 5 (its line wrapped)
+    assert "rusting removes every train of the old type" in flat(out)  # version 6
+    assert "an operating round is a sequence of company turns" in flat(out)  # version 7
     ok("verify", path)
     game = gamefile.load(path)
-    assert game.ruleset.version == 6
+    assert game.ruleset.version == SR.version
     bots.play_out(game)
     assert game.is_over() and game.differences(game.replay()) == []
+    golden = tmp_path / "v2.toml"
+    shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-22-evening" / "stock-round.toml", golden)
+    result = judge("upgrade", golden)
+    assert result.exit_code == 3 and "runs before it buys" in flat(result.output)
+    assert gamefile.load(golden).ruleset.version == 2
 
 
 def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_set(tmp_path):
@@ -501,7 +523,7 @@ def test_a_game_between_bots_runs_through_every_phase_until_the_bank_breaks():
     """Two sensible and two random bots, the game master's bot entering the results; version 6
     ends the game as 1830 does, here when the bank breaks, after a seventh set of operating
     rounds that the option `rounds` of older versions (6 by default) would not have played."""
-    game = Game.new("stock-round", bots.NAMES[:4], seed=1)
+    game = at_version(Game.new("stock-round", bots.NAMES[:4], seed=1), 6)
     kinds = {p: "sensible" if i % 2 == 0 else "random" for i, p in enumerate(game.players)}
     changes, sets = 0, {}
     while not game.is_over():
@@ -512,7 +534,7 @@ def test_a_game_between_bots_runs_through_every_phase_until_the_bank_breaks():
             changes += any(d and state["companies"][co]["director"] != d for co, d in directors.items())
         if state["phase"] == "operating":
             sets[state["round"]] = (SR.phase_train(state)["type"], state["or_count"])
-        SR.check(state)
+        game.ruleset.check(state)
     state = game.state
     assert "The bank is broken" in " ".join(e["text"] for e in state["events"])
     assert state["events"][-1]["text"].startswith("The game ends (the bank is broken); ") and state["round"] == 7
@@ -533,7 +555,7 @@ def test_a_version_1_game_keeps_its_rules_and_upgrade_refuses_naming_the_order(t
     ok("verify", path)
     result = judge("upgrade", path)  # version 1 let an unfloated company operate: the log no longer fits
     assert result.exit_code == 3
-    assert ("cannot upgrade to stock-round version 6: log entry 17 ('17 gm train FTR 2') does not replay: "
+    assert ("cannot upgrade to stock-round version 7: log entry 17 ('17 gm train FTR 2') does not replay: "
             'illegal order "train FTR 2": FTR has not floated') in flat(result.output)
     assert path.read_bytes() == OLD.read_bytes()
     ok("bot", path, "--as", game.awaiting()[0])  # and it plays on by version 1's rules

@@ -124,13 +124,13 @@ def test_a_train_over_the_fallen_limit_goes_to_the_open_market_the_director_choo
 
 # ---- 4. a player over the certificate limit sells first ----------------------------------------
 def over_the_limit(tmp_path, version=None):
-    """Six players (limit 7): in stock round 2, a holds 6 FTR (director) and 3 SFR: 8 certificates."""
+    """Six players (limit 7): in stock round 2, a holds 6 FTR (director) and 3 SFR: 8 certificates
+    (a game of version 6 unless `version` says another)."""
     path = tmp_path / "six.toml"
     setup = tmp_path / "s.toml"
     setup.write_text('priority = "a"\n')
     ok("new", "stock-round", path, *[x for p in "abcdef" for x in ("-p", p)], "--seed", 3, "--setup", setup)
-    if version:
-        set_version(path, version)
+    set_version(path, version or 6)
     play(path, "a: par FTR 60", "b: par SFR 60", "c: pass", "d: pass", "e: pass", "f: pass", "a: pass", "b: pass")
     play(path, "gm: done")
 
@@ -199,11 +199,10 @@ def test_companies_sell_each_other_trains_from_phase_2(tmp_path):
 
 # ---- judge upgrade -------------------------------------------------------------------------------
 def test_judge_upgrade_from_version_3_lists_the_changes_of_versions_4_and_5(tmp_path):
-    path = new(tmp_path)
-    set_version(path, 3)
+    path = new(tmp_path, version=3)
     play(path, "a: par FTR 60", "b: pass", "c: pass", "a: pass")
     out = ok("upgrade", path)
-    assert flat("from stock-round version 3 to version 6") in flat(out)
+    assert flat("from stock-round version 3 to version 7") in flat(out)
     assert "  - a player over the certificate limit must sell at the start of their turn" in out
     assert "notice" not in out  # (version 3's change is not repeated)
     assert judge("upgrade", path).exit_code == 2

@@ -12,7 +12,7 @@ import pytest
 from judge.store import gamefile
 from mailkit import flat
 
-from test_stock_round_1830 import arrange, company, emergency_game, events, new, ok, play, refused, set_version, view
+from test_stock_round_1830 import arrange, company, emergency_game, events, judge, new, ok, play, refused, set_version, view
 from test_stock_round_v4 import consistent, over_the_limit
 
 # Stock round 1: a, b and c start FTR, SFR and PST at 60 and buy four shares each, so that
@@ -377,21 +377,33 @@ def test_the_pool_absorbing_on_the_first_column_pays_the_price_one_row_down(tmp_
 
 
 # ---- judge upgrade -------------------------------------------------------------------------------
-def test_judge_upgrade_from_version_5_lists_what_version_6_changes_and_the_game_keeps_its_rounds(tmp_path):
+def test_judge_upgrade_from_version_5_lists_what_versions_6_and_7_change_and_the_game_keeps_its_rounds(tmp_path):
+    from judge.engine import bots
+
+    path = new(tmp_path, version=5)
+    play(path, "a: par FTR 60", "b: pass", "c: pass")
+    out = flat(ok("upgrade", path))
+    assert "from stock-round version 5 to version 7" in out
+    for line in ("rusting removes every train of the old type, those in the open market too",
+                 "a player over the certificate limit sells until at the limit",
+                 "a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt",
+                 "a company buys trains only in its own turn, after it has run"):
+        assert f"- {line}" in out
+    game = gamefile.load(path)
+    assert game.ruleset.version == 7 and game.options == {"rounds": 6}
+    bots.play_out(game)
+    assert game.is_over() and game.state["round"] <= 6 and game.differences(game.replay()) == []
+
+
+def test_a_version_5_game_whose_trains_were_entered_before_the_revenue_is_not_upgraded_and_plays_on(tmp_path):
     import shutil
     from pathlib import Path
 
-    from judge.engine import bots
-
     path = tmp_path / "v5.toml"
-    shutil.copy(Path(__file__).parents[2] / "golden" / "files" / "2026-11-27" / "stock-round.toml", path)
-    out = flat(ok("upgrade", path))
-    assert "from stock-round version 5 to version 6" in out
-    for line in ("rusting removes every train of the old type, those in the open market too",
-                 "a player over the certificate limit sells until at the limit",
-                 "a new game ends as 1830 ends, when the bank breaks or a director goes bankrupt"):
-        assert f"- {line}" in out
-    game = gamefile.load(path)
-    assert game.ruleset.version == 6 and game.options == {"rounds": 6}
-    bots.play_out(game)
-    assert game.is_over() and game.state["round"] <= 6 and game.differences(game.replay()) == []
+    golden = Path(__file__).parents[2] / "golden" / "files" / "2026-11-27" / "stock-round.toml"
+    shutil.copy(golden, path)
+    result = judge("upgrade", path)
+    assert result.exit_code == 3
+    assert flat("cannot upgrade to stock-round version 7: log entry 48 ('25 gm train FTR 2') does not replay: illegal "
+                'order "train FTR 2": FTR runs before it buys') in flat(result.output)
+    assert path.read_bytes() == golden.read_bytes()
