@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.errors import UsageError
 from judge.store import gamefile
 
@@ -177,6 +178,10 @@ class Change:
 
             write = marks.marking(self.path, self.now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), write)
         try:
+            if mail is not None:  # its mail log is written after the save: a link there refuses the change first
+                from judge.mail.journal import journal_path
+
+                writes.check_file(journal_path(self.path))
             if box is None:
                 write()
             else:  # the change and its mails are one transaction

@@ -9,10 +9,10 @@ any time; where the folder cannot be written, the file is simply parsed every ti
 from __future__ import annotations
 
 import marshal
-import os
 import sys
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.rng import blake2b
 
 _KEY = 32
@@ -37,14 +37,7 @@ def load(path: Path) -> dict:
 
 def _store(cache: Path, key: bytes, data: dict) -> None:
     """Write the cache atomically; give up quietly (read-only install, unmarshalable value)."""
-    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
     try:
-        blob = key + marshal.dumps(data)
-        cache.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(blob)
-        os.replace(tmp, cache)
+        writes.write_atomic(cache, key + marshal.dumps(data), 0o666, cache.parent.parent, sync=False, folders=0o777)
     except (OSError, ValueError):
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        pass

@@ -1,4 +1,5 @@
 """The one error hierarchy of the judge. The CLI turns these into messages and exit codes."""
+import errno
 
 
 class JudgeError(Exception):
@@ -126,3 +127,16 @@ class VerifyError(JudgeError):
     """Replaying the log does not give the saved state."""
 
     exit_code = 5
+
+
+class LinkRefused(UsageError, OSError):
+    """A symbolic link where the judge writes (judge/engine/writes.py): nothing is written
+    through one. An OSError too (ELOOP, as the system says it), so that where the judge meets
+    a file it cannot write it meets this one alike: for `judge mail` a host problem (exit 75:
+    the MTA keeps the message, the game master is told), after a change a warning."""
+
+    def __init__(self, message: str):
+        OSError.__init__(self, errno.ELOOP, message)
+
+    def __str__(self) -> str:
+        return self.strerror

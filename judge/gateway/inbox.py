@@ -22,7 +22,7 @@ from pathlib import Path
 from judge.change.corrections import seat_handed
 from judge.change.unit import Change
 from judge.store import gamefile
-from judge.engine import standing
+from judge.engine import standing, writes
 from judge.gateway import bounces, parse as mailparse, replies, selfservice
 from judge.engine.errors import (
     GameFileError,
@@ -258,8 +258,7 @@ def _reply_path(cfg, game: str, key: str) -> Path:
 def keep_reply(cfg, game: str, key: str, who: str, text: str) -> None:
     """Keep the section answered to `who` (a player or GM), its first line naming them."""
     path = _reply_path(cfg, game, key)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    gamefile.write_atomic(path, f"for {who}\n{text}")  # (0600, and the directory synced: it survives a crash)
+    gamefile.write_atomic(path, f"for {who}\n{text}", base=cfg.games, folders=0o700)  # (0600, and the directory synced: it survives a crash)
 
 
 def kept_reply(cfg, game: str, key: str, who: str) -> str:
@@ -274,7 +273,7 @@ def kept_reply(cfg, game: str, key: str, who: str) -> str:
 
 def forget_replies(cfg, game: str, keys: list[str]) -> None:
     for key in keys:
-        _reply_path(cfg, game, key).unlink(missing_ok=True)
+        writes.remove(_reply_path(cfg, game, key), cfg.games)
 
 
 def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling | None = None) -> tuple[str, int]:
@@ -633,11 +632,11 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
     new, cur = path / "new", path / "cur"
     if not new.is_dir() or not cur.is_dir():
         raise GameFileError(f"{path} is not a Maildir (no new/ and cur/)")
-    fd = os.open(path / ".judge-mail.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fd = writes.open_write(path / ".judge-mail.lock", os.O_RDWR | os.O_CREAT, 0o600, path)
     done, waiting = [], None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        tries = _Tries(path / ".judge-tries.json")
+        tries = _Tries(path / ".judge-tries.json", path)
         for name in _arrival_order(new):
             src = new / name
             try:
@@ -675,7 +674,7 @@ def handle_maildir(path, cfg, outbox, now_fn) -> list[str]:
                     tries.forget(name)
                 continue
             tries.forget(name)
-            os.rename(src, cur / (name if ":" in name else name + ":2,S"))
+            writes.rename(src, cur / (name if ":" in name else name + ":2,S"), path)
         tries.save(os.listdir(new))
         try:
             outbox.flush()  # the notes of quarantined messages
@@ -704,8 +703,8 @@ def read_message(path: Path) -> bytes | None:
 class _Tries:
     """How many runs failed on each message still in new/ (a small JSON file in the Maildir)."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, path: Path, base: Path):
+        self.path, self.base = path, base
         try:
             data = json.loads(path.read_text("utf-8"))
             self.count = {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) else {}
@@ -726,16 +725,16 @@ class _Tries:
     def save(self, present=None) -> None:
         if present is not None:
             self.count = {k: v for k, v in self.count.items() if k in present}
-        gamefile.write_atomic(self.path, json.dumps(self.count))  # synced: a crash keeps the count
+        gamefile.write_atomic(self.path, json.dumps(self.count), base=self.base)  # synced: a crash keeps the count
 
 
 def quarantine(maildir: Path, name: str, raw: bytes, error: Exception, cfg, outbox, now) -> None:
     """Move a message the judge keeps failing on out of new/, and tell the game master."""
     folder = maildir / ".Quarantine"
     for sub in ("tmp", "new", "cur"):
-        (folder / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+        writes.make_folder(folder / sub, maildir, 0o700)
     dest = folder / "new" / name
-    os.rename(maildir / "new" / name, dest)
+    writes.rename(maildir / "new" / name, dest, maildir)
     msg = mailparse.read(raw)
     record(general_log(cfg), now, sender=msg.sender, message_id=msg.message_id, maildir_file=name,
            outcome=f"quarantined after {QUARANTINE_AFTER} failed runs: {dest}")

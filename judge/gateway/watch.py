@@ -37,6 +37,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.errors import MailError, UsageError
 from judge.gateway import deadlines, imap, inbox, parse as mailparse
 from judge.gateway.imap import ImapDown
@@ -69,8 +70,8 @@ class Held:
 class Watcher:
     def __init__(self, cfg, say=print):
         self.cfg, self.settings, self.say = cfg, cfg.imap, say
-        (cfg.games / ".mail").mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.tries = inbox._Tries(cfg.games / ".mail" / "imap-tries.json")
+        writes.make_folder(cfg.games / ".mail", cfg.games, 0o700)
+        self.tries = inbox._Tries(cfg.games / ".mail" / "imap-tries.json", cfg.games)
         self.later: dict[str, float] = {}  # a failed message's key: when to try it again (monotonic)
         self.failures = 0  # connections failed in a row
         self.mail_down = ""  # why mail waits in the outbox (tried again at mail_retry_at)
@@ -83,7 +84,7 @@ class Watcher:
     # ---- the loop -------------------------------------------------------------------------
     def run(self) -> None:
         """Until SIGTERM or SIGINT. One watcher a games directory (a lock in .mail/)."""
-        lock = os.open(self.cfg.games / ".mail" / "watch.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        lock = writes.open_write(self.cfg.games / ".mail" / "watch.lock", os.O_RDWR | os.O_CREAT, 0o600, self.cfg.games)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

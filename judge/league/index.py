@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.errors import GameFileError, JudgeError, UsageError
 from judge.league import rows as rowmod, table
 from judge.league.rows import FAILS, UNAUDITED, GameRow
@@ -264,20 +265,17 @@ class Index:
         from judge.store.gamefile import write_atomic
 
         write_atomic(self.folder / name, json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644,
-                     sync=False)  # (derived: made again from the records)
+                     sync=False, base=self.source)  # (derived: made again from the records)
 
     def _put(self, where: str, entry: dict) -> None:
         from judge.store.gamefile import write_atomic
 
-        from judge.store.gamefile import check_no_link
-
         path = self._row_path(where)
-        check_no_link(self.folder, path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644, sync=False)
+        write_atomic(path, json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n", mode=0o644, sync=False,
+                     base=self.source, folders=0o777)
 
     def _drop(self, where: str) -> None:
-        self._row_path(where).unlink(missing_ok=True)
+        writes.remove(self._row_path(where), self.source)
 
     @contextmanager
     def lock(self, timeout: float = LOCK_TIMEOUT):
@@ -286,9 +284,9 @@ class Index:
         from judge.store import flock
 
         if not self.folder.is_dir():
-            self.folder.mkdir()
-            (self.folder / ".gitignore").write_text("*\n", encoding="utf-8")  # (git status stays clean)
-        fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+            writes.make_folder(self.folder, self.source)
+            writes.write_atomic(self.folder / ".gitignore", b"*\n", 0o644, self.source, sync=False)  # (git status clean)
+        fd = writes.open_write(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o644, self.source)
         try:
             if not flock.take(fd, flock.deadline(timeout)):
                 raise GameFileError(f"another judge process kept the index {self.folder} locked")

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.errors import HostError, JudgeError, MailError, UsageError
 from judge.mail.journal import record
 from judge.mail.outbox import TryLater, Undeliverable, compose, open_outbox
@@ -239,8 +240,8 @@ def _stamp(cfg, key: str) -> None:
         try:
             if path.exists() and path.stat().st_uid != os.geteuid():
                 continue  # (not the judge's: another user's file in /tmp tells nothing)
-            path.touch(mode=0o600)
-            os.utime(path)
+            base = cfg.games if path.is_relative_to(cfg.games) else None  # (.mail no link either)
+            writes.touch(path, 0o600, base)  # (a link there, another user's in /tmp, is refused)
             return
         except OSError:
             continue

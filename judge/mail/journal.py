@@ -5,9 +5,10 @@ but addresses and orders are nobody else's business."""
 from __future__ import annotations
 
 import json
-import os
 from datetime import datetime, timezone
 from pathlib import Path
+
+from judge.engine import writes
 
 
 def iso(when: datetime) -> str:
@@ -26,10 +27,5 @@ def general_log(cfg) -> Path:
 
 def record(path: Path, when: datetime, **fields) -> None:
     """Append one JSON line (time, sender, Message-ID, outcome, ...) to a log; never a password."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        if os.fstat(fd).st_mode & 0o077:  # a log written by an earlier judge at 0644
-            os.fchmod(fd, 0o600)
-        os.write(fd, (json.dumps({"time": iso(when), **fields}, ensure_ascii=False) + "\n").encode("utf-8"))
-    finally:
-        os.close(fd)
+    line = (json.dumps({"time": iso(when), **fields}, ensure_ascii=False) + "\n").encode("utf-8")
+    writes.append(path, line, 0o600, narrow=True)  # (a log written by an earlier judge at 0644: narrowed)

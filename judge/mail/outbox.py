@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import smtplib
 import socket
 import ssl
@@ -41,6 +40,7 @@ from pathlib import Path
 
 from judge.store import gamefile
 from judge.store.config import password
+from judge.engine import writes
 from judge.engine.errors import GameFileError, MailError, UsageError
 from judge.mail.journal import general_log, record
 from judge.mail.addresses import clean
@@ -85,24 +85,15 @@ def compose(cfg, to: str, subject: str, body: str, reply_to_id: str = "") -> Ema
     return msg
 
 
-def write_synced(path: Path, data: bytes) -> None:
-    """A new file of `data`, synced; on a failure (a full disk) none is left behind."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except OSError:
-        os.close(fd)
-        os.unlink(path)
-        raise
-    os.close(fd)
+def write_synced(path: Path, data: bytes, base=None) -> None:
+    """A new file of `data`, synced; on a failure (a full disk) none is left behind. Never
+    through a link below `base` (judge/engine/writes.py)."""
+    writes.write_new(path, data, 0o600, base)
 
 
-def _make_ready(pending: Path) -> None:
+def _make_ready(pending: Path, base) -> None:
     try:
-        os.rename(pending, pending.with_suffix(".eml"))
+        writes.rename(pending, pending.with_suffix(".eml"), base)
     except FileNotFoundError:  # made ready by another run in between
         pass
 
@@ -152,7 +143,7 @@ class Outbox:
         return f"{stamp or _stamp()}.{tag}.{os.getpid()}-{self._count}"
 
     def _ready_dir(self) -> Path:
-        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        writes.make_folder(self.dir, self.cfg.games, 0o700)
         return self.dir
 
     # ---- into the outbox -------------------------------------------------------------
@@ -167,7 +158,7 @@ class Outbox:
             if not key:
                 self._write(folder / (self._name("mail", stamp) + ".eml"), msg)
                 return "queued"
-            fd = os.open(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            fd = writes.open_write(self.dir.parent / "keys.lock", os.O_RDWR | os.O_CREAT, 0o600, self.cfg.games)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # two deliveries of one message at once: one answer
                 known = self.known(key)
@@ -186,11 +177,11 @@ class Outbox:
         the answer, and the report it may hold, never comes after the next change's report.
         The place of a run that died is freed by the next flush."""
         path = self._ready_dir() / (self._name("place") + ".place")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = writes.open_write(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600, self.cfg.games)
         try:
             os.write(fd, to.lower().encode("utf-8"))  # (not synced: after a crash its run is gone)
         except OSError:
-            path.unlink(missing_ok=True)  # (a full disk: no empty file left behind)
+            writes.remove(path, self.cfg.games)  # (a full disk: no empty file left behind)
             raise
         finally:
             os.close(fd)
@@ -198,7 +189,7 @@ class Outbox:
 
     def free_place(self, place: Path | None) -> None:
         if place is not None:
-            place.unlink(missing_ok=True)
+            writes.remove(place, self.cfg.games)
 
     def known(self, key: str) -> str:
         """What became of the mail put with `key`: "waits in the outbox", "went out at TIME"
@@ -223,13 +214,17 @@ class Outbox:
         now = datetime.now(timezone.utc)
         folder = self.cfg.games / SENT / now.date().isoformat()
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_synced(folder / tag[len("reply-"):], f"{what} {now.strftime('%Y-%m-%d %H:%M:%S UTC')}".encode())
+            writes.make_folder(folder, self.cfg.games, 0o700)
+            write_synced(folder / tag[len("reply-"):], f"{what} {now.strftime('%Y-%m-%d %H:%M:%S UTC')}".encode(),
+                         self.cfg.games)
             gamefile.sync_directory_of(folder / tag)
         except FileExistsError:  # sent twice: a run was killed between the send and this record
             return
-        except OSError:  # a full disk: the mail went out all the same; its outbox file must go
-            return  # (else every run would send it again), a delivery again may answer again
+        except OSError as e:  # a full disk, or a link (refused): the mail went out all the same; its outbox
+            try:  # file must go (else every run would send it again), a delivery again may answer again
+                record(general_log(self.cfg), now, outcome=f"a mail went out, but its record was not kept: {e}")
+            except OSError:
+                pass
 
     def _forget_sent(self) -> None:
         """The records of sent mails older than KEEP_SENT_DAYS (whole days at a time)."""
@@ -239,12 +234,15 @@ class Outbox:
         oldest = (datetime.now(timezone.utc).date() - timedelta(days=KEEP_SENT_DAYS)).isoformat()
         for day in os.listdir(folder):
             if day < oldest:
-                shutil.rmtree(folder / day, ignore_errors=True)
+                try:
+                    writes.remove_tree(folder / day, self.cfg.games)
+                except OSError:
+                    pass
 
     def _write(self, path: Path, msg: EmailMessage) -> None:
         part = path.with_suffix(".part")  # a run killed while writing leaves no half mail to send
-        write_synced(part, bytes(msg))
-        os.rename(part, path)
+        write_synced(part, bytes(msg), self.cfg.games)
+        writes.rename(part, path, self.cfg.games)
         gamefile.sync_directory_of(path)
 
     def send(self, msg: EmailMessage) -> None:
@@ -264,29 +262,29 @@ class Outbox:
             if game_of != game_name:
                 continue
             if old_tx <= committed:  # committed by a run killed before making it ready
-                _make_ready(old)
+                _make_ready(old, self.cfg.games)
             else:  # of a change that never happened
-                old.unlink(missing_ok=True)
+                writes.remove(old, self.cfg.games)
         stamp = _stamp()
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
         try:
             for path, mail in zip(pending, mails):
-                write_synced(path, bytes(mail))
+                write_synced(path, bytes(mail), self.cfg.games)
             gamefile.sync_directory_of(pending[0])
         except OSError:  # a full disk: nothing of the change is left behind
             for path in pending:
-                path.unlink(missing_ok=True)
+                writes.remove(path, self.cfg.games)
             raise
         try:
             write()
         except GameFileError:  # refused, nothing written (`judge new` on a game that exists)
             for path in pending:
-                path.unlink(missing_ok=True)
+                writes.remove(path, self.cfg.games)
             raise
         # Any other failure leaves the pending files: the game's next change or flush knows
         # from the game file whether they were committed.
         for path in pending:
-            _make_ready(path)
+            _make_ready(path, self.cfg.games)
 
     # ---- out of it -------------------------------------------------------------------
     def flush(self) -> None:
@@ -295,7 +293,7 @@ class Outbox:
             raise MailError(self.down)
         if not self.dir.is_dir():
             return
-        fd = os.open(self.dir.parent / "outbox.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fd = writes.open_write(self.dir.parent / "outbox.lock", os.O_RDWR | os.O_CREAT, 0o600, self.cfg.games)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)  # one sender at a time: nothing goes out twice
             self._recover()
@@ -340,7 +338,7 @@ class Outbox:
             except Undeliverable as e:
                 self._mark_sent(name, "was refused for good at")
                 noted |= self._undeliverable(data, str(e))
-            path.unlink(missing_ok=True)
+            writes.remove(path, self.cfg.games)
         return noted
 
     def _kept_for(self, name: str) -> set[str]:
@@ -353,7 +351,7 @@ class Outbox:
                 return {path.read_text("utf-8")}
         except (OSError, ValueError, IndexError, UnicodeError):
             pass
-        path.unlink(missing_ok=True)
+        writes.remove(path, self.cfg.games)
         return set()
 
     def _undeliverable(self, data: bytes, why: str) -> bool:
@@ -376,7 +374,7 @@ class Outbox:
             if name.endswith(".part"):
                 try:
                     if time.time() - os.stat(self.dir / name).st_mtime > PART_KEPT:
-                        os.unlink(self.dir / name)
+                        writes.remove(self.dir / name, self.cfg.games, missing_ok=False)
                 except FileNotFoundError:
                     pass
         committed = {}
@@ -388,7 +386,7 @@ class Outbox:
                 except (GameFileError, ValueError, TypeError, AttributeError):
                     committed[game_name] = 0
             if tx <= committed[game_name]:
-                _make_ready(path)
+                _make_ready(path, self.cfg.games)
 
     def close(self) -> None:
         self.transport.close()
@@ -406,11 +404,11 @@ class MaildirTransport:
     def send(self, data: bytes) -> None:
         try:
             for sub in ("tmp", "new", "cur"):
-                (self.path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+                writes.make_folder(self.path / sub, self.path, 0o700)
             self._count += 1
             name = f"{time.time_ns()}.P{os.getpid()}Q{self._count}.{socket.gethostname().replace('/', '_')}"
-            write_synced(self.path / "tmp" / name, data)
-            os.rename(self.path / "tmp" / name, self.path / "new" / name)
+            write_synced(self.path / "tmp" / name, data, self.path)
+            writes.rename(self.path / "tmp" / name, self.path / "new" / name, self.path)
         except OSError as e:
             raise TryLater(e.strerror or str(e), whole=True) from None
 

@@ -21,6 +21,7 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
+from judge.engine import writes
 from judge.store import flock
 
 FOLDER = ".publish"
@@ -42,8 +43,7 @@ def _legacy(game_path: Path) -> Path:
 @contextmanager
 def _locked(game_path: Path):
     folder = _folder(game_path)
-    folder.mkdir(exist_ok=True)
-    fd = os.open(folder / f"{Path(game_path).stem}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = writes.open_write(folder / f"{Path(game_path).stem}.lock", os.O_RDWR | os.O_CREAT, 0o644, folder.parent, 0o777)
     try:
         flock.take(fd, None)  # (held for a mark's write and a save, or a read: never long)
         yield
@@ -58,7 +58,7 @@ def marking(game_path, when: str, write):
 
     def marked_write() -> None:
         with _locked(game_path):
-            write_atomic(_mark(game_path), f"{os.urandom(8).hex()} {when}\n", mode=0o644)  # (synced)
+            write_atomic(_mark(game_path), f"{os.urandom(8).hex()} {when}\n", mode=0o644, base=_folder(game_path).parent)
             write()
     return marked_write
 
@@ -85,8 +85,8 @@ def clear(game_path, token: str) -> bool:
         mark = _read(game_path)
         if mark is not None and mark[0] != token:
             return False
-        _mark(game_path).unlink(missing_ok=True)
-        _legacy(game_path).unlink(missing_ok=True)
+        writes.remove(_mark(game_path), _folder(game_path).parent)
+        writes.remove(_legacy(game_path))
         return True
 
 

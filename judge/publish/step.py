@@ -169,8 +169,11 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
 def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> tuple[list[Path], list[str]]:
     """The site's files of the game (and its lists): those written, or found as written; and
     the warnings (its lists made again)."""
+    from judge.engine import writes
     from judge.site import build
 
+    if Path(cfg.site).absolute().is_relative_to(Path(cfg.archive).absolute()):  # the archive's own folder:
+        writes.make_folder(cfg.site, cfg.archive)  # no link on the way to it either
     audit = {"result": entry["row"]["audit"], "why": entry["row"]["why"]} if entry["kind"] == "finished" else None
     return build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from judge.record import corrections, public as record
 from judge.store import gamefile
 from judge.store.steps import step
+from judge.engine import writes
 from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
@@ -62,15 +63,14 @@ def write(game, name: str, repo) -> tuple[str, Path, dict]:
         previous = _read(old)
         built = record.build(game, name, previous=previous)
         new = record.dumps(built)
-        path.parent.mkdir(parents=True, exist_ok=True)
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
-            stale.unlink(missing_ok=True)
+            writes.remove(stale, repo)
         try:
             written = path.read_text(encoding="utf-8") if gamefile.is_regular(path) else None
         except (OSError, UnicodeDecodeError):
             written = None
         if written != new:  # (a judge killed before its commit wrote it already)
-            gamefile.write_atomic(path, new, mode=0o666)  # a public file: the umask's mode, as git would
+            gamefile.write_atomic(path, new, mode=0o666, base=repo, folders=0o777)  # (the umask's mode, as git's)
     return ("" if old == new else describe(previous, built)), path, built
 
 
@@ -114,9 +114,9 @@ def note(game_path, warning: str, now: datetime | None = None) -> None:
     """Append a failure to GAME.archive.log beside the game file (the archive's, the site's)."""
     when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     try:
-        with open(Path(game_path).with_name(f"{Path(game_path).stem}.archive.log"), "a", encoding="utf-8") as f:
-            f.write(json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n")
-    except OSError:
+        writes.append(Path(game_path).with_name(f"{Path(game_path).stem}.archive.log"),
+                      (json.dumps({"time": when, "outcome": warning}, ensure_ascii=False) + "\n").encode(), 0o666)
+    except OSError:  # (a log that is a link is not written, LinkRefused: the warning is said all the same)
         pass
 
 
@@ -149,7 +149,7 @@ class _repo_lock:
         self.fd = None
         if not self.path.parent.is_dir():  # a worktree or submodule: git's own index lock suffices
             return self
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        self.fd = writes.open_write(self.path, os.O_RDWR | os.O_CREAT, 0o644, self.path.parent.parent)  # (.git no link)
         if not flock.take(self.fd, flock.deadline(LOCK_TIMEOUT)):
             os.close(self.fd)
             raise ArchiveError(f"another judge process kept {self.path} locked")
@@ -199,7 +199,7 @@ def _clear_stale_index_lock(repo: Path) -> None:
     if _open_anywhere(lock):
         raise Stuck(f"git's lock {lock} has been held for {int(age // 60)} minutes by a process still running: "
                     "stop that process (or remove the lock once no git runs there)", "stale-git-lock")
-    lock.unlink(missing_ok=True)
+    writes.remove(lock, repo)  # (.git no link)
 
 
 def _open_anywhere(path: Path) -> bool:

@@ -12,6 +12,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
+from judge.engine import writes
 from judge.engine.errors import JudgeError, UsageError
 from judge.site import feeds, league, listing, pages, series, sources
 from judge.site.files import read
@@ -32,14 +33,12 @@ class Writer:
         self.written: list[Path] = []
 
     def __call__(self, path: Path, text: str) -> None:
-        from judge.store.gamefile import check_no_link, write_atomic
+        from judge.store.gamefile import write_atomic
 
-        check_no_link(self.out, path)
         self.written.append(path)
         if read(path) == text:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text, mode=0o666, sync=False)  # (derived: made again from the records)
+        write_atomic(path, text, mode=0o666, sync=False, base=self.out, folders=0o777)  # (derived: made again)
 
 
 def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:
@@ -54,7 +53,7 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
     if kept is None:
         kept, skipped = index.league_of(source, aliases)
         warnings += [w for w in skipped if w not in warnings]
-    out.mkdir(parents=True, exist_ok=True)
+    writes.make_folder(out, out)  # (the folder named: the site's files below it follow no link)
     write = Writer(out)
     shown = listing.Listing(out, write)
     for path, record in found:
@@ -84,7 +83,7 @@ def update(out, record: dict, now: datetime | None, audit: dict | None, kept, so
     shown = listing.Listing(out, write)
     if (shown.earlier or shown.warnings) and source is not None:
         return _rebuilt(out, source, now, aliases, kept, shown.warnings)
-    out.mkdir(parents=True, exist_ok=True)
+    writes.make_folder(out, out)  # (the folder named: the site's files below it follow no link)
     shown.put(write_game(record, out, now, write, audit))
     if shown.warnings and source is not None:  # a month's list that did not check
         return _rebuilt(out, source, now, aliases, kept, shown.warnings)

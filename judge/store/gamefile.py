@@ -7,7 +7,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from judge.engine import orderlog
+from judge.engine import orderlog, writes
 from judge.engine.errors import GameFileError, GameFileFull
 from judge.engine.game import Game
 from judge.store.steps import step
@@ -104,30 +104,6 @@ def dumps(game: Game) -> str:
     return f"{head}{orderlog.HEADER}\n{lines}]\n" if lines else f"{head}{orderlog.HEADER}]\n"
 
 
-def _write_temp(path: Path, text: str, mode: int = 0o600, sync: bool = True) -> str:
-    """A new temporary file beside `path` holding `text`, flushed to disk. (Named by the
-    process id rather than by `tempfile`, whose import costs more than the write.)"""
-    for k in range(1000):
-        tmp = str(path.parent / f".{path.name}.{os.getpid()}-{k}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-            break
-        except FileExistsError:  # another thread's, or left by a crashed process
-            continue
-    else:
-        raise GameFileError(f"cannot make a temporary file beside {path}")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
 def sync_directory_of(path: Path) -> None:
     """fsync the directory that holds `path`, so that the file's new name survives a crash."""
     fd = os.open(path.parent, os.O_RDONLY)
@@ -137,39 +113,17 @@ def sync_directory_of(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path, text: str, mode: int = 0o600, sync: bool = True) -> None:
+def write_atomic(path, text: str, mode: int = 0o600, sync: bool = True, base=None, folders: int | None = None) -> None:
     """Replace the file at `path` with `text` atomically (temporary file beside it, fsync,
     rename, fsync of the directory): a crash leaves the old file or the new, never half of
     one. The game file, the public record and the archive's copy of it are all written so.
     `sync=False` (what is derived from them and made again from them: the site, the league's
     index) leaves the flushing to the system: a killed judge still leaves the old file or the
-    new; only a crash of the machine may lose the newest."""
-    path = Path(path).absolute()
-    step(f"write {path.name}")
-    tmp = _write_temp(path, text, mode, sync)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    if sync:
-        sync_directory_of(path)
-
-
-def check_no_link(base: Path, path: Path) -> None:
-    """Refuse (UsageError) to write `path` when a folder on the way to it below `base` is a
-    symbolic link: what the judge writes under a folder (a site, an index) never lands outside
-    it. `path` itself may be a link: an atomic write replaces the link, never its target."""
-    from judge.engine.errors import UsageError
-
-    base = Path(base)
-    rel = Path(path).relative_to(base)
-    at = base
-    for part in rel.parts[:-1]:
-        at = at / part
-        if at.is_symlink():
-            raise UsageError(f"{at} is a symbolic link: the judge never writes through one (remove it, and the "
-                             "judge writes a folder of its own there)")
+    new; only a crash of the machine may lose the newest. Never through a link below `base`
+    (judge/engine/writes.py; by default the file's folder): a file that is a link is replaced
+    by the file, its target untouched; `folders`: the mode of missing folders, made."""
+    step(f"write {Path(path).name}")
+    writes.write_atomic(path, text.encode("utf-8"), mode, base, sync, folders)
 
 
 def is_regular(path: Path) -> bool:
@@ -200,14 +154,10 @@ def create(game: Game, path) -> None:
     if not path.parent.is_dir():
         raise GameFileError(f"no directory {path.parent} for the game file")
     step(f"write {path.name}")
-    tmp = _write_temp(path, bounded_dumps(game))
     try:
-        os.link(tmp, path)
+        writes.write_atomic(path, bounded_dumps(game).encode("utf-8"), replace=False)
     except FileExistsError:
         raise GameFileError(f"{path.name} exists already; the judge never overwrites a game") from None
-    finally:
-        os.unlink(tmp)
-    sync_directory_of(path)
 
 
 @contextmanager
@@ -217,7 +167,7 @@ def locked(path, wait: bool = True):
     path = Path(path).absolute()
     lock_path = path.with_name(f".{path.name}.lock")
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = writes.open_write(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
         raise GameFileError(f"cannot lock {path}: {e.strerror}") from None
     try:
@@ -253,8 +203,5 @@ def _remove_stale_temps(path: Path) -> None:
             pass
         except PermissionError:  # alive, another user's
             continue
-        try:
-            os.unlink(path.parent / name)
-        except FileNotFoundError:
-            pass
+        writes.remove(path.parent / name)
 

@@ -12,6 +12,8 @@ import os
 import signal
 import time
 
+from judge.engine import writes
+
 _reached = 0
 
 
@@ -22,7 +24,6 @@ def step(name: str) -> None:
         return
     _reached += 1
     if trace:
-        with open(trace, "a", encoding="utf-8") as f:
-            f.write(f"{name} {time.monotonic():.6f}\n")
+        writes.append(trace, f"{name} {time.monotonic():.6f}\n".encode(), 0o644)
     if kill and _reached == int(kill):
         os.kill(os.getpid(), signal.SIGKILL)

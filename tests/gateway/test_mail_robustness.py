@@ -124,7 +124,7 @@ def test_a_run_killed_after_the_save_has_its_mail_sent_by_the_next_run(site, mon
     first = site.load().awaiting()[0]
     raw = message(address(first), orders(first, site.passwords[first], "bid"))
 
-    def killed(path):
+    def killed(path, base):
         raise KeyboardInterrupt  # died after the game was saved, before its mail was ready
 
     monkeypatch.setattr(outboxes, "_make_ready", killed)
@@ -143,7 +143,7 @@ def test_a_killed_runs_mail_survives_a_change_to_a_game_named_like_its_number(si
     """The pending mail of g1's change number 2 is neither dropped nor sent early by a change
     to the game named "2" (game names may be digits: "1830")."""
     first = site.load().awaiting()[0]
-    monkeypatch.setattr(outboxes, "_make_ready", lambda path: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(outboxes, "_make_ready", lambda path, base: (_ for _ in ()).throw(KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
         gateway.handle(message(address(first), orders(first, site.passwords[first], "bid")), site.cfg, site.outbox(), T0)
     monkeypatch.undo()
@@ -158,8 +158,8 @@ def test_a_run_killed_while_writing_its_answer_has_it_written_again(site, monkey
     raw = message(address(first), orders(first, site.passwords[first], "bid"))
     real = outboxes.write_synced
 
-    def killed(path, data):
-        real(path, data if "reply-" not in path.name else b"")
+    def killed(path, data, base):
+        real(path, data if "reply-" not in path.name else b"", base)
         if "reply-" in path.name:
             raise KeyboardInterrupt  # died after the answer's file was made, before its text was in it
 

@@ -13,11 +13,13 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
 
 from judge.cli import app
+from judge.mail import host
 from judge.store import gamefile
 from mailkit import (GM_ADDRESS, T0, Server, address, block, fill, flat, make_site, message, new_game,
                      small_disk as mounted_small_disk, text)
@@ -186,3 +188,16 @@ def test_a_full_disk_never_puts_a_maildir_message_aside(tmp_path, monkeypatch, s
     monkeypatch.undo()
     assert CliRunner().invoke(app, run, env={"HOME": str(site.home)}).exit_code == 0
     assert os.listdir(box / "cur") == ["1.msg:2,S"] and site.load().log == [f"1 {first} bid"]
+
+
+def test_the_hours_stamp_never_follows_a_link_in_the_games_directory(tmp_path):
+    """.mail a link to a folder elsewhere: the hour is counted in the next place (the judge
+    user's home), nothing is written at the link's target."""
+    cfg = SimpleNamespace(games=tmp_path / "games")
+    cfg.games.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (cfg.games / ".mail").symlink_to(outside)
+    host._stamp(cfg, "no-space")
+    assert list(outside.iterdir()) == []
+    assert host._told_lately(cfg, "no-space") and (Path.home() / ".judge-told.no-space").is_file()
