@@ -55,3 +55,17 @@ def no_wait_for_the_disk(monkeypatch):
     import os
 
     monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
+LONGEST_FIRST = ("proofs/", "league/", "gateway/test_watch.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The proofs over every ruleset (up to 40 s a test) and the league's and the watcher's
+    whole games first: run in parallel, a worker that starts one of them last would run alone
+    at the end of the suite while the other waits."""
+    def rank(item) -> int:
+        where = item.nodeid.removeprefix("tests/")
+        return next((i for i, start in enumerate(LONGEST_FIRST) if where.startswith(start)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
