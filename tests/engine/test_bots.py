@@ -19,6 +19,8 @@ def own_bot(name: str) -> bool:
     return type(ruleset.get(name)).bot_order is not Ruleset.bot_order
 
 
+# Cost (up to 13 s, stock-round): 30 whole games a ruleset; fewer make "clearly beats" a coin's
+# toss (JUDGE_BOT_GAMES plays more).
 @pytest.mark.parametrize("name", every_name())
 def test_the_sensible_bot_beats_the_random_bot_clearly(name):
     if not own_bot(name):

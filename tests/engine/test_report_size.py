@@ -48,6 +48,8 @@ def longest_reports(name: str, n: int) -> tuple[tuple[int, str], tuple[int, str]
     return report, block
 
 
+# Cost (up to 7 s, stock-round): a whole game at every player count; the longest reports are
+# those of the late rounds.
 @pytest.mark.parametrize("name", [r.name for r in ruleset.every()])
 def test_every_report_fits_a_screen_or_two(name):
     failures = []

@@ -163,6 +163,8 @@ SURROUNDING = st.text(alphabet=string.ascii_letters + string.digits + string.pun
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(before=SURROUNDING, after=SURROUNDING, upper=st.lists(st.booleans(), min_size=10, max_size=10),
        to_all=st.booleans())
+# Cost (9 s): hypothesis builds the mail around a password; each example is a whole mail
+# through the gateway.
 def test_no_password_leaves_in_press_whatever_surrounds_it(site, before, after, upper, to_all):
     """Property: the sender's password, in any case and with anything around it (punctuation,
     brackets, letters, nothing), reaches no other player's mail nor the public record."""

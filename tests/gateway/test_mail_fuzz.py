@@ -120,6 +120,7 @@ def read_and_answer(raw: bytes):
     return incoming
 
 
+# Cost (7-8 s a kind): hypothesis' hostile messages, each read and answered in full.
 @pytest.mark.parametrize("kind", MESSAGES)
 def test_reading_any_message_and_addressing_its_answer_never_fails(kind):
     @settings(fuzz, max_examples=EXAMPLES)

@@ -117,6 +117,8 @@ class Table:
         assert "All applied." in text, text
 
 
+# Cost (up to 10 s, stock-round): a whole mail game in which every self-service line is sent
+# at some point; the game has to reach the moves where each line means something.
 @pytest.mark.parametrize("ruleset", every_name())
 def test_a_mail_game_where_players_serve_themselves(ruleset, tmp_path, server):
     t = Table(tmp_path, server, ruleset)

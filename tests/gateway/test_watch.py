@@ -365,6 +365,8 @@ def game_messages(site, rounds: int) -> list[tuple[str, bytes]]:
     return out
 
 
+# Cost (10 s): a real Dovecot and a real judge watch, killed and restarted at least twice over a
+# whole game; its waits are for the watcher's real work, not sleeps.
 def test_a_whole_game_by_mail_with_the_watcher_killed_at_random_points(tmp_path, dovecot, smtp, monkeypatch):
     """Every message applied once and answered once (a mail the outbox sent twice, killed between
     the send and its record, is the same mail: the same Message-ID), every one moved to the

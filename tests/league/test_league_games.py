@@ -94,6 +94,8 @@ def alice_wins(name: str, setup_seed: int) -> bool:
     return game.ruleset.winners(game.state) == ["alice"]
 
 
+# Cost (20 s, once for the module's tests): five whole mail games with deadlines, a resignation,
+# a rollback and a seat handed on.
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """Three games alice wins, carol missing every deadline; then a game where bob resigns,

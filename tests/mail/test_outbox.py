@@ -318,6 +318,8 @@ def test_a_welcome_that_could_not_be_sent_is_sent_later(tmp_path):
     assert [m["Subject"] for m in server.to(address("bob"))] == ["game g1: you no longer play bob"]
 
 
+# Cost (8 s): real judge processes killed while they send over SMTP; each kill point is one
+# that lost mail before.
 def test_runs_killed_while_sending_lose_no_mail(tmp_path):
     """Each `judge mail` is killed (kill -9) at a different moment while it works; the MTA
     delivers the message again, as it does after a run that did not exit 0. At the end every

@@ -343,6 +343,9 @@ def cheap_hashes_and_a_still_clock(monkeypatch):
     monkeypatch.setattr(unit, "datetime", Frozen)  # judge order and bot: both worlds at one time
 
 
+# Cost (15-36 s a ruleset): every input is a real mail, `judge order`, `bot` or `tick` handled twice
+# (two worlds), each a whole change of a mail game with its archive commit (0.1 s); a world
+# placed again is copied back, not committed again. Fewer inputs would prove less.
 @pytest.mark.parametrize("name", every_name())
 def test_nothing_that_leaves_the_judge_depends_on_what_the_sender_may_not_know(name, tmp_path):
     assert unfair(name, tmp_path) == []
@@ -363,6 +366,8 @@ def nile_nearly_out(game: Game) -> None:
 
 @pytest.mark.skipif(registry.get("rumors").version < 3,
                     reason="rumors version 3 (issue 23, item 3) redraws the multiplier totals in resample_hidden")
+# Cost (9 s): 12 redraws, each every input of one position through the gateway in two worlds;
+# it must catch the leak in at least 6 of them, so it cannot try fewer.
 def test_the_edge_proof_catches_a_short_refused_on_what_lies_behind_a_screen(tmp_path):
     """Issue 23, item 3 reverted: rumors version 2 refused a short the supply and every discard
     could not cover, so alice's orders told her how bob's tokens lay behind his screen."""

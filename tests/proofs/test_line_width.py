@@ -28,6 +28,7 @@ def too_wide(text: str, where: str) -> list[str]:
 
 @pytest.mark.parametrize("name,players", [_case(rs.name, n) for rs in registry.every()
                                           for n in range(rs.min_players, rs.max_players + 1)])
+# Cost (up to 8 s, stock-round at 5): every reader's report every third move of a whole game.
 def test_every_report_fits_78_columns(name, players):
     game = new_game(name, players, {}, players)
     kinds = {p: "random" for p in [*game.players, GM][::2]}
@@ -74,6 +75,7 @@ def test_the_check_catches_a_wide_line():
 LONG = "a long line of words " * 6  # 126 columns of the player's own
 
 
+# Cost (up to 9 s, rumors): every mail of a whole mail game; the widest reports come late.
 @pytest.mark.parametrize("name", [_case(rs.name) for rs in registry.every()])
 def test_every_mail_of_a_mail_game_fits_78_columns(tmp_path, monkeypatch, name):
     """A mail game of each ruleset through the gateway and `judge tick`: the welcomes, the

@@ -128,6 +128,8 @@ def published(root: Path) -> dict:
     return shown
 
 
+# Cost (16 s): a real judge process killed at each of the change's disk steps, then tick; a
+# step left out is a kill point not proved.
 def test_a_judge_killed_at_every_step_of_the_change_that_ends_a_game_is_caught_up_by_tick(start, tmp_path):
     root, last = start
     reference = tmp_path / "reference"

@@ -174,6 +174,8 @@ def hidden_keys(game: Game) -> set[str]:
     return key_names(game.view(GM)) - key_names(game.view(None))
 
 
+# Cost (up to 11 s, rumors): a whole mail game, every change committed to git and searched for
+# every secret the game held; the secrets of a late move are as much the point as the first.
 @pytest.mark.parametrize("name", [rs.name for rs in registry.every()])
 def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(name, tmp_path, monkeypatch):
     monkeypatch.setattr(passwords, "N", 2**4)  # cheap hashes (each keeps its cost): this test checks no password

@@ -90,6 +90,7 @@ def test_the_index_lists_every_game_with_its_status(browser, site, games_dir):
     assert "waiting for" in text["running"] and "over; winners:" in text["mogul"] and "audit passes" in text["mogul"]
 
 
+# Cost (7 s): a real browser clicks and keys through a game's moves, waiting for each report.
 def test_a_game_page_steps_with_the_buttons_and_the_arrow_keys(browser, site, games_dir):
     from selenium.webdriver.common.by import By
 
@@ -227,6 +228,8 @@ CLIPPED = """return [...document.querySelectorAll('#charts svg, #board svg')].fl
 })"""
 
 
+# Cost (8 s): every chart and drawing of every ruleset's page measured in Chromium at two
+# widths.
 def test_no_text_of_a_chart_or_drawing_is_cut_at_desktop_or_phone_width(browser, site, games_dir):
     try:
         for width in (900, 360):

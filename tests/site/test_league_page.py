@@ -19,6 +19,8 @@ from archivekit import archived_site, ends_in, href, site_file
 from registry import new_game
 
 
+# Cost (9 s): finished mail games published to a site with its league page; the page is
+# checked against figures the games made, not written by hand.
 def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(games_dir, tmp_path):
     out = tmp_path / "site"
     count, warnings = build.build(games_dir, out)
