@@ -68,6 +68,8 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
     deadline = game.meta.get("mail", {}).get("deadline") if isinstance(game.meta.get("mail"), dict) else None
     if deadline and not over:  # every player and observer is told it
         record["deadline"] = deadline
+    if game.log_head():  # the log's head now (judge/engine/chain.py): what every report sent now shows
+        record["log_head"] = game.log_head()
     record[moves.KEY] = moves.build(game, previous) if rows is None else rows
     if over:
         whole = game.to_dict()

@@ -1,0 +1,125 @@
+"""The log's hash chain: every entry of the log (an order, a standing order given or cancelled,
+an entry of the judge) extends a chain that starts at the game's commitment, so that the head
+a player was sent binds the whole log up to it.
+
+    link 0 = SHA-256("judge log chain 1" NL commitment)
+    link i = SHA-256(link i-1 || HMAC-SHA-256(salt, "i" NL entry i))      (i = 1, 2, ...)
+
+Every entry enters salted (keyed by the game's secret salt, revealed with the seed at the end),
+the public ones as the secret ones: while the game runs nobody without the salt can test a
+guess of a secret order (a rumors `bag`, a standing order) against a head, and a head tells
+nothing but that the log grew. Once the game is over, anyone holding its record recomputes the
+chain (`judge audit`), and a head a player was sent during the game (`Log head: move N HEX`,
+in every report and answer) fails against a record that differs in any entry up to it.
+
+A head is named by the move of the last entry it covers (0 before the first): `move N`. Heads
+are computed from the log (cheap: two hashes an entry), never stored in the game file, so every
+game with a commitment has a chain, those begun before it included; a game made before the
+judge committed to a seed (no commitment, no salt) has none.
+"""
+from __future__ import annotations
+
+try:
+    from _sha256 import sha256  # what hashlib.sha256 is, without loading OpenSSL (as rng.py does)
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import sha256
+
+from judge.engine.orderlog import LogEntry
+
+START = b"judge log chain 1\n"
+SHOWN = 16  # hex digits of a head in a report's line (the whole 64 in JSON)
+SHORTEST = 16  # the fewest hex digits `judge audit --head` takes
+
+
+def _hmac(salt: bytes):
+    """HMAC-SHA-256 keyed by `salt` (RFC 2104), as a function of the message: the inner and outer
+    hashes of the key are made once."""
+    key = salt.ljust(64, b"\0")
+    inner, outer = sha256(bytes(b ^ 0x36 for b in key)), sha256(bytes(b ^ 0x5C for b in key))
+
+    def mac(message: bytes) -> bytes:
+        i = inner.copy()
+        i.update(message)
+        o = outer.copy()
+        o.update(i.digest())
+        return o.digest()
+
+    return mac
+
+
+def start(commitment: str) -> bytes:
+    return sha256(START + commitment.encode()).digest()
+
+
+def links(commitment: str, salt: str, log) -> list[tuple[int, bytes]]:
+    """(the move of the last entry covered, the link) after each prefix of `log`: the first for
+    the empty log (move 0), then one an entry. An entry that is not "MOVE PLAYER TEXT" keeps the
+    move before it (its replay fails anyway)."""
+    mac = _hmac(bytes.fromhex(salt))
+    link, move = start(commitment), 0
+    out = [(0, link)]
+    for i, entry in enumerate(log, 1):
+        read = LogEntry.read(entry)
+        move = read.move if read is not None else move
+        link = sha256(link + mac(b"%d\n" % i + entry.encode())).digest()
+        out.append((move, link))
+    return out
+
+
+def head(commitment: str, salt: str, log) -> dict | None:
+    """{move, hash} of the whole log (the hash in 64 hex digits), or None for a game without a
+    commitment (made before the judge committed to its seed): it has no chain."""
+    if not commitment or not salt:
+        return None
+    move, link = links(commitment, salt, log)[-1]
+    return {"move": move, "hash": link.hex()}
+
+
+def line(found: dict | None) -> str:
+    """`Log head: move N HEX` (the first SHOWN hex digits), or "" without a chain."""
+    return f"Log head: move {found['move']} {found['hash'][:SHOWN]}" if found else ""
+
+
+def after_each_move(commitment: str, salt: str, log) -> dict[int, str]:
+    """The head after the last entry of each move that has one: {move: hash}."""
+    return {move: link.hex() for move, link in links(commitment, salt, log)[1:]}
+
+
+def parse(text: str) -> tuple[int, str]:
+    """`N:HEX` (as `judge audit --head` takes it) as (N, hex digits in lower case); ValueError
+    with the reason otherwise."""
+    move, sep, digits = text.strip().partition(":")
+    digits = digits.strip().lower()
+    if not sep or not move.strip().isdigit():
+        raise ValueError("it is MOVE:HEX, the move and the digits of a report's 'Log head: move N HEX' line")
+    if not SHORTEST <= len(digits) <= 64 or any(c not in "0123456789abcdef" for c in digits):
+        raise ValueError(f"the head is {SHORTEST} to 64 hex digits (a report shows {SHOWN})")
+    return int(move), digits
+
+
+def check(commitment: str, salt: str, log, heads: list[tuple[int, str]]) -> list[str]:
+    """What is wrong with `log` against the heads a player was sent (each (move, hex digits)):
+    one line a head that no prefix of the log ending at an entry of its move gives, and which
+    move first differs (after the latest head that matches, at or before the earliest that
+    does not). [] when every head matches."""
+    chained = links(commitment, salt, log)
+    last = chained[-1][0]
+    failed, matched = [], []
+    for move, digits in sorted(heads):
+        if any(m == move and link.hex().startswith(digits) for m, link in chained):
+            matched.append(move)
+        else:
+            failed.append((move, digits))
+    if not failed:
+        return []
+    first = failed[0][0]
+    since = max((m for m in matched if m < first), default=None)
+    out = []
+    for move, digits in failed:
+        beyond = f" (the record's log ends at move {last})" if move > last else ""
+        out.append(f"the head of move {move} ({digits[:SHOWN]}) is not this record's{beyond}: the record is not "
+                   f"the game in which it was sent")
+    where = (f"after move {since} (whose head matches) and at or before move {first}" if since is not None
+             else f"at or before move {first}")
+    out.append(f"the first entry that differs is {where}")
+    return out
