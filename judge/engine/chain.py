@@ -12,8 +12,11 @@ nothing but that the log grew. Once the game is over, anyone holding its record 
 chain (`judge audit`), and a head a player was sent during the game (`Log head: move N HEX`,
 in every report and answer) fails against a record that differs in any entry up to it.
 
-A head is named by the move of the last entry it covers (0 before the first): `move N`. Heads
-are computed from the log (cheap: two hashes an entry), never stored in the game file, so every
+A head is named by a move, `move N`, and covers every entry of the moves up to N: the reports
+of move N+1 show the head of move N, never one covering an entry of the move under way (a
+standing order given now, a secret order of a simultaneous phase), so that neither its move nor
+its hash tells anyone that such an entry was just logged; the finished game's head covers the
+whole log (named by its last entry's move). Heads are computed from the log (cheap: two hashes an entry), never stored in the game file, so every
 game with a commitment has a chain, those begun before it included; a game made before the
 judge committed to a seed (no commitment, no salt) has none.
 """
@@ -66,13 +69,21 @@ def links(commitment: str, salt: str, log) -> list[tuple[int, bytes]]:
     return out
 
 
-def head(commitment: str, salt: str, log) -> dict | None:
-    """{move, hash} of the whole log (the hash in 64 hex digits), or None for a game without a
+def head(commitment: str, salt: str, log, upto: int | None = None) -> dict | None:
+    """{move, hash}: the head after move `upto` (every entry of a move up to it; None: the whole
+    log, named by its last entry's move), the hash in 64 hex digits; None for a game without a
     commitment (made before the judge committed to its seed): it has no chain."""
     if not commitment or not salt:
         return None
-    move, link = links(commitment, salt, log)[-1]
-    return {"move": move, "hash": link.hex()}
+    chained = links(commitment, salt, log)
+    if upto is None:
+        upto = chained[-1][0]
+    return {"move": upto, "hash": at(chained, upto).hex()}
+
+
+def at(chained: list[tuple[int, bytes]], move: int) -> bytes:
+    """The link after the last entry of a move up to `move` (`links`' list)."""
+    return next(link for m, link in reversed(chained) if m <= move)
 
 
 def line(found: dict | None) -> str:
@@ -99,14 +110,14 @@ def parse(text: str) -> tuple[int, str]:
 
 def check(commitment: str, salt: str, log, heads: list[tuple[int, str]]) -> list[str]:
     """What is wrong with `log` against the heads a player was sent (each (move, hex digits)):
-    one line a head that no prefix of the log ending at an entry of its move gives, and which
-    move first differs (after the latest head that matches, at or before the earliest that
-    does not). [] when every head matches."""
+    one line a head that the log up to its move does not give, and which move first differs
+    (after the latest head that matches, at or before the earliest that does not). [] when
+    every head matches."""
     chained = links(commitment, salt, log)
     last = chained[-1][0]
     failed, matched = [], []
     for move, digits in sorted(heads):
-        if any(m == move and link.hex().startswith(digits) for m, link in chained):
+        if move <= last and at(chained, move).hex().startswith(digits):
             matched.append(move)
         else:
             failed.append((move, digits))

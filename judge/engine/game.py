@@ -219,9 +219,10 @@ class Game:
         }
 
     def log_head(self) -> dict | None:
-        """{move, hash}: the head of the log's hash chain now (judge/engine/chain.py), or None for
-        a game made before the judge committed to its seed."""
-        return chain.head(self.commitment, self.salt, self.log)
+        """{move, hash}: the head of the log's hash chain after the last move ended (the whole log
+        once the game is over; judge/engine/chain.py), or None for a game made before the judge
+        committed to its seed."""
+        return chain.head(self.commitment, self.salt, self.log, None if self.is_over() else self.move - 1)
 
     def head_line(self) -> str:
         """`Log head: move N HEX`, the line every report and answer ends with ("" without a chain)."""

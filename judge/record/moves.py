@@ -11,8 +11,8 @@ it, so that the game can be shown at any move from the record alone (judge site)
     board = { market = [[2, 6, "FTR"]], pool = [["FTR", 1]] }  # the public board at its start,
                                         # only when it changed since the row before (judge/site/boards.py)
     report = ["=0 2", "+Round 2 ...", ...]  # the public report at its start, as lines changed since the previous move's
-    head = "5f0c...e1"                  # the log's head after the move's last entry (judge/engine/chain.py),
-                                        # in a move that logged something, of a game with a commitment
+    head = "5f0c...e1"                  # the log's head after the move (judge/engine/chain.py): in a move
+                                        # that has ended, of a game with a commitment
 
 Every row is made from the public view at the start of the move (`Game.view(None)`, rendered
 as the public report) and the public log, replaying the game (judge/record/history.py): so it
@@ -152,9 +152,9 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
         number, _, rest = entry.partition(" ")
         if int(number) in rows:
             rows[int(number)]["orders"].append(rest)
-    if game.commitment:  # the log's head after each move that logged something (judge/engine/chain.py)
+    if game.commitment:  # the log's head after each move that has ended (judge/engine/chain.py)
         for move, head in chain.after_each_move(game.commitment, game.salt, game.log).items():
-            if move in rows:
+            if move in rows and (move < game.move or game.is_over()):
                 rows[move]["head"] = head
     for e in history.all_events(game):
         if "to" not in e and e.get("move") in rows:

@@ -60,31 +60,46 @@ def reports(record: dict) -> list[dict]:
     from judge.record.moves import reports as decoded
 
     rows = [r for r in record.get("moves", []) if isinstance(r, dict)]
+    now = record["report"] + _head_line(record.get("log_head"))
     if not rows:
-        return [{"move": record["move"], "text": record["report"]}]
-    shown = [{"move": r["move"], "text": text} for r, text in zip(rows, decoded(rows))]
+        return [{"move": record["move"], "text": now}]
+    heads = {r["move"]: {"move": r["move"], "hash": r["head"]} for r in rows if "head" in r}
+    shown = [{"move": r["move"], "text": text + _head_line(heads.get(r["move"] - 1))}
+             for r, text in zip(rows, decoded(rows))]
     if shown[-1]["move"] == record["move"]:  # the current move as it stands now (secret orders given, say)
-        shown[-1]["text"] = record["report"]
+        shown[-1]["text"] = now
     return shown
 
 
+def _head_line(head) -> str:
+    """The line a report sent then ended with, `Log head: move N HEX` (judge/engine/chain.py), or ""."""
+    from judge.engine import chain
+
+    return f"\n{chain.line(head)}\n" if isinstance(head, dict) else ""
+
+
 def move_list(record: dict) -> list[dict]:
-    """Each move's orders and public events, and the corrections marked where they happened
-    (a rollback at the move it returned to; a seat handed on at the move from which)."""
+    """Each move's orders, public events and the log's head after it, and the corrections marked
+    where they happened (a rollback at the move it returned to; a seat handed on at the move
+    from which)."""
+    from judge.engine import chain
+
     rows = {r["move"]: {"move": r["move"], "orders": list(r.get("orders", [])), "events": list(r.get("events", [])),
-                        "corrections": []} for r in record.get("moves", []) if isinstance(r, dict)}
+                        "corrections": [], "head": r.get("head", "")[:chain.SHOWN]}
+            for r in record.get("moves", []) if isinstance(r, dict)}
     if not rows:  # an older record: its log alone
         for entry in record["log"]:
             number, _, rest = entry.partition(" ")
             if number.isdigit():
-                rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": []})[
+                rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": [],
+                                               "head": ""})[
                     "orders"].append(rest)
     from judge.record.corrections import describe
 
     for c in record.get("corrections", []):
         move = c.get("to_move", c.get("since"))
         if isinstance(move, int):
-            rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": []})["corrections"].append(
+            rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": [], "head": ""})["corrections"].append(
                 {"text": describe(c), "undone": c.get("undone", [])})
     return [rows[m] for m in sorted(rows)]
 
