@@ -56,8 +56,8 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
         "log": public_log(game),
         "corrections": corrections.public(game),
         "report": render(view),
-        "view": _tomlable(view),
-        "standings": _tomlable(game.ruleset.standings(game.state)),  # the score track, public
+        "view": tomlable(view),
+        "standings": tomlable(game.ruleset.standings(game.state)),  # the score track, public
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
@@ -84,12 +84,12 @@ def dumps(record: dict) -> str:
     return tomli_w.dumps(record, indent=2, multiline_strings=True)
 
 
-def _tomlable(value):
+def tomlable(value):
     """A JSON-able view as TOML values: keys as strings, None left out."""
     if isinstance(value, dict):
-        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
+        return {str(k): tomlable(v) for k, v in value.items() if v is not None}
     if isinstance(value, (list, tuple)):
-        return [_tomlable(v) for v in value if v is not None]
+        return [tomlable(v) for v in value if v is not None]
     return value
 
 

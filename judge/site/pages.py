@@ -32,9 +32,10 @@ def base(ruleset: str, game: str) -> str:
     return f"{ruleset}/{hashlib.sha256(game.encode()).hexdigest()[:2]}/{game}"
 
 
-def summary(record: dict, audit: dict | None) -> dict:
+def summary(record: dict, audit: dict | None, marks: list[str] = ()) -> dict:
     """What the index and the feeds show of a game. `audit`: {result: passes, fails or not
-    audited; why} of a finished game, None while it runs."""
+    audited; why} of a finished game, None while it runs; `marks`: where the record's results
+    are not its replay's (judge/site/audited.py: the record given holds the replay's)."""
     view = record["view"]
     seats = record.get("seats", {})
     standings = view.get("standings") or []
@@ -51,6 +52,7 @@ def summary(record: dict, audit: dict | None) -> dict:
         "winners": [r["player"] for r in standings if r.get("rank") == 1],
         "audit": audit,
         "ended": ended if isinstance(ended, str) else "",
+        **({"marked": list(marks)} if marks else {}),
     }
 
 
@@ -113,7 +115,7 @@ def standings(record: dict) -> tuple[list[str], list[dict]]:
     return columns, rows
 
 
-def game_page(record: dict, audit: str | None) -> str:
+def game_page(record: dict, audit: str | None, marks: list[str] = ()) -> str:
     data = series.of(record)
     columns, final = standings(record)
     seats, firms = charts.seats(record["players"]), charts.companies(series.company_names(record, data))
@@ -122,7 +124,7 @@ def game_page(record: dict, audit: str | None) -> str:
     scores = {} if series.secret(record, data) else data["scores"]
     shown = reports(record)
     return _env().get_template("game.html.j2").render(
-        r=record, s=summary(record, audit), view=record["view"], reports=shown, moves=move_list(record),
+        r=record, s=summary(record, audit, marks), view=record["view"], reports=shown, moves=move_list(record),
         replay=replay.script([r["move"] for r in shown], [r["text"] for r in shown]),
         data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
         score_note=series.note(record, data), board=boards.figure(record, seats, firms),
