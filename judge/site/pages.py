@@ -62,22 +62,12 @@ def reports(record: dict) -> list[dict]:
     from judge.record.moves import reports as decoded
 
     rows = [r for r in record.get("moves", []) if isinstance(r, dict)]
-    now = record["report"] + _head_line(record.get("log_head"))
     if not rows:
-        return [{"move": record["move"], "text": now}]
-    heads = {r["move"]: {"move": r["move"], "hash": r["head"]} for r in rows if "head" in r}
-    shown = [{"move": r["move"], "text": text + _head_line(heads.get(r["move"] - 1))}
-             for r, text in zip(rows, decoded(rows))]
+        return [{"move": record["move"], "text": record["report"]}]
+    shown = [{"move": r["move"], "text": text} for r, text in zip(rows, decoded(rows))]
     if shown[-1]["move"] == record["move"]:  # the current move as it stands now (secret orders given, say)
-        shown[-1]["text"] = now
+        shown[-1]["text"] = record["report"]
     return shown
-
-
-def _head_line(head) -> str:
-    """The line a report sent then ended with, `Log head: move N HEX` (judge/engine/chain.py), or ""."""
-    from judge.engine import chain
-
-    return f"\n{chain.line(head)}\n" if isinstance(head, dict) else ""
 
 
 def move_list(record: dict) -> list[dict]:
