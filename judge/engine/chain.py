@@ -108,16 +108,35 @@ def parse(text: str) -> tuple[int, str]:
     return int(move), digits
 
 
-def check(commitment: str, salt: str, log, heads: list[tuple[int, str]]) -> list[str]:
+def rolled_back(log, corrections) -> list[tuple[int, list[str]]]:
+    """(the move returned to, the log as it stood just before) of each rollback in the game
+    master's trace, the latest first: the log kept before that move, then the entries the
+    rollback undid (the game file's trace keeps them whole). A head sent before a rollback, of
+    the move it returned to or a later one, is that log's."""
+    current, out = list(log), []
+    for c in reversed(corrections or []):
+        undone, to = c.get("undone"), c.get("to_move")
+        if c.get("kind") != "rollback" or type(to) is not int or not isinstance(undone, list):
+            continue
+        kept = [e for e in current if (read := LogEntry.read(e)) is not None and read.move < to]
+        current = kept + [str(e) for e in undone]
+        out.append((to, current))
+    return out
+
+
+def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=()) -> list[str]:
     """What is wrong with `log` against the heads a player was sent (each (move, hex digits)):
-    one line a head that the log up to its move does not give, and which move first differs
-    (after the latest head that matches, at or before the earliest that does not). [] when
-    every head matches."""
+    one line a head that the log up to its move does not give (nor, for a head sent before a
+    rollback of the game master's `corrections`, the log as it stood then), and which move
+    first differs (after the latest head that matches, at or before the earliest that does
+    not). [] when every head matches."""
     chained = links(commitment, salt, log)
     last = chained[-1][0]
+    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections)]
     failed, matched = [], []
     for move, digits in sorted(heads):
-        if move <= last and at(chained, move).hex().startswith(digits):
+        logs = [chained] + [c for to, c in earlier if move >= to]
+        if any(move <= c[-1][0] and at(c, move).hex().startswith(digits) for c in logs):
             matched.append(move)
         else:
             failed.append((move, digits))

@@ -570,7 +570,7 @@ class Game:
             return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
                     f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
                     "changed after the game began"]
-        chained = chain.check(self.commitment, self.salt, self.log, list(heads)) if heads else []
+        chained = chain.check(self.commitment, self.salt, self.log, list(heads), self.corrections) if heads else []
         try:
             return chained + self.differences(self.replay())
         except JudgeError as e:

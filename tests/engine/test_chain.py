@@ -11,7 +11,7 @@ import re
 from typer.testing import CliRunner
 
 from judge.cli import app
-from judge.engine import bots, facts
+from judge.engine import bots, chain, facts
 from judge.engine.game import Game
 from judge.record import conduct, public
 from judge.store import gamefile
@@ -144,3 +144,36 @@ def test_a_head_shorter_than_16_digits_is_a_usage_error(tmp_path):
     code, out = judge("audit", path, "--head", f"5:{heads[5][:15]}")
     assert code == 2 and "16 to 64 hex digits" in out
     assert judge("audit", path, "--head", f"5:{heads[5]}")[0] == 0  # (all 64 digits)
+
+
+def test_a_head_sent_before_a_rollback_still_checks_against_the_log_as_it_stood(tmp_path):
+    """The game master rolled the game back: the heads players were sent before it, of the moves
+    undone, are those of the log as it stood then (the game file's trace keeps what was undone),
+    so the game passes with them; a forged head of those moves still fails."""
+    path = tmp_path / "g.toml"
+    assert judge("new", "mogul", path, "-p", "alice", "-p", "bob", "-p", "carol")[0] == 0
+    sent = {}
+    for _ in range(8):
+        game = gamefile.load(path)
+        player = game.awaiting()[0]
+        assert judge("order", path, "--as", player, bots.choose(game, player, "sensible"))[0] == 0
+        head = gamefile.load(path).log_head()
+        sent[head["move"]] = head["hash"]
+    undone = next(e for e in gamefile.load(path).log if e.startswith("5 "))
+    assert judge("rollback", path, "--to", 5, "--reason", "a typo")[0] == 0
+    game = gamefile.load(path)
+    player = game.awaiting()[0]
+    game.submit(player, [next(o for o in game.view(player)["orders"] if o != undone.split(" ", 2)[2])])
+    bots.play_out(game)
+    assert chain_differs(game, sent, 5)
+    gamefile.save(game, path)
+    after = game.log_head()
+    code, out = judge("audit", path, *heads_args(sent, sorted(sent)), "--head", f"{after['move']}:{after['hash']}")
+    assert code == 0, out
+    assert judge("audit", path, "--head", f"7:{sent[7][:15]}0")[0] == 5
+
+
+def chain_differs(game: Game, sent: dict[int, str], move: int) -> bool:
+    """Every head sent from `move` on is not the game's now (the rollback changed the log there)."""
+    now = {m: h for m, h in chain.after_each_move(game.commitment, game.salt, game.log).items()}
+    return all(now.get(m) != sent[m] for m in sent if m >= move)
