@@ -898,7 +898,9 @@ def audit(
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment,
                       "orders": orders, "judge_entries": judged, "draws": game.rng.draws,
                       "game_master_orders": given_by_gm, "set_by_game_master": chosen,
-                      "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads]})
+                      "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads],
+                      "before_rollbacks": chain.before_rollbacks(game.commitment, game.salt, game.log, heads,
+                                                                 game.corrections)})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
@@ -906,6 +908,8 @@ def audit(
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
     _say(_chain_said(game_file, last, heads))
+    for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections):
+        _say(f"Note: {note}.")
 
 
 def _chain_said(game_file: Path, last: dict, heads: list[tuple[int, str]]) -> str:

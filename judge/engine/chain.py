@@ -136,7 +136,7 @@ def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], correct
     failed, matched = [], []
     for move, digits in sorted(heads):
         logs = [chained] + [c for to, c in earlier if move >= to]
-        if any(move <= c[-1][0] and at(c, move).hex().startswith(digits) for c in logs):
+        if any(_gives(c, move, digits) for c in logs):
             matched.append(move)
         else:
             failed.append((move, digits))
@@ -152,4 +152,28 @@ def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], correct
     where = (f"after move {since} (whose head matches) and at or before move {first}" if since is not None
              else f"at or before move {first}")
     out.append(f"the first entry that differs is {where}")
+    return out
+
+
+def _gives(chained: list[tuple[int, bytes]], move: int, digits: str) -> bool:
+    return move <= chained[-1][0] and at(chained, move).hex().startswith(digits)
+
+
+def before_rollbacks(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=()) -> list[str]:
+    """For each head that only the log as it stood before a rollback gives (not the log now),
+    what that means, to be said with the audit's answer: the player was sent it in a game the
+    game master rolled back afterwards (every player was told), so the record's moves from the
+    one returned to are another game's; a player who was never told of that rollback has been
+    deceived."""
+    chained = links(commitment, salt, log)
+    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections)]
+    out = []
+    for move, digits in sorted(heads):
+        if _gives(chained, move, digits):
+            continue
+        back = next((to for to, c in earlier if move >= to and _gives(c, move, digits)), None)
+        if back is not None:
+            out.append(f"the head of move {move} is the log's as it stood before the game master rolled the game "
+                       f"back to move {back}: every player was told of that rollback, and the moves from {back} on "
+                       "were played again; if you were never told, the record is not the game you played")
     return out

@@ -170,6 +170,9 @@ def test_a_head_sent_before_a_rollback_still_checks_against_the_log_as_it_stood(
     after = game.log_head()
     code, out = judge("audit", path, *heads_args(sent, sorted(sent)), "--head", f"{after['move']}:{after['hash']}")
     assert code == 0, out
+    for m in range(5, 9):  # (said: a record could claim a rollback the players were never told of)
+        assert f"Note: the head of move {m} is the log's as it stood before the game master rolled the game back to move 5" in out
+    assert "Note: the head of move 4 " not in out
     assert judge("audit", path, "--head", f"7:{sent[7][:15]}0")[0] == 5
 
 
