@@ -922,9 +922,10 @@ def _chain_said(game_file: Path, last: dict, heads: list[tuple[int, str]]) -> st
         return (f"The log is the one in which the head{'s' if len(heads) > 1 else ''} of move{'s' if len(heads) > 1 else ''} "
                 f"{moves} {'were' if len(heads) > 1 else 'was'} sent: no entry up to "
                 f"{'them' if len(heads) > 1 else 'it'} differs from the game its players were told.")
-    return (f"The log's chain, from the commitment through every entry, ends at {chain.line(last)}: it is "
-            "consistent, but only a head a player received during the game proves this record is the game that "
-            f"was played: judge audit {game_file.name} --head N:HEX (from any one report's 'Log head' line).")
+    return (f"The log's chain, from the commitment through every entry, ends at the head of move {last['move']}, "
+            f"{last['hash'][:chain.SHOWN]}: it is consistent, but only a head a player received during the game "
+            f"proves this record is the game that was played: judge audit {game_file.name} --head N:HEX (from any "
+            "one report's 'Log head' line).")
 
 
 def _stretches(game: Game) -> str:
