@@ -258,7 +258,7 @@ class MailGame:
         """The log's head (judge/engine/chain.py), the deadline and how to answer; `view` is
         `who`'s view when the caller has it."""
         head = self.game.head_line()
-        text = (f"{head}\n" if head else "") + self.deadline_text(who) + "\n"
+        text = (f"{head}\n\n" if head else "") + self.deadline_text(who) + "\n"
         if who is not None:
             name = self.writes_as(who)
             orders = (view if view is not None else self.game.view(who)).get("orders") or []
