@@ -84,10 +84,30 @@ def at(game: Game) -> dict:
     from judge.engine.report import render
 
     view = game.view(None)
+    return {"report": render(view), **figures(game, view)}
+
+
+def figures(game: Game, view: dict | None = None) -> dict:
+    """The scores, prices and board of the public `view` of `game` now (without its report)."""
+    view = game.view(None) if view is None else view
     shown = scores(view)
     seats = [shown[p] for p in game.players if p in shown]
-    return {"report": render(view), "scores": seats if len(seats) == len(game.players) else [],
-            "prices": prices(view), "board": board(view)}
+    return {"scores": seats if len(seats) == len(game.players) else [], "prices": prices(view), "board": board(view)}
+
+
+def told(game: Game) -> dict[int, dict]:
+    """{move: {orders, events}}: each move's log entries as the public sees them and its public
+    events, replaying the game (what a row's `orders` and `events` hold)."""
+    from judge.record import entries, history
+
+    out: dict[int, dict] = {}
+    for entry in entries.public_log(game):
+        number, _, rest = entry.partition(" ")
+        out.setdefault(int(number), {"orders": [], "events": []})["orders"].append(rest)
+    for e in history.all_events(game):
+        if "to" not in e and isinstance(e.get("move"), int):
+            out.setdefault(e["move"], {"orders": [], "events": []})["events"].append(e["text"])
+    return out
 
 
 def encode(before: list[str], after: list[str]) -> list[str]:
@@ -124,9 +144,8 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
     """The rows of every move so far (see the module's text); `previous`: the game's record
     before this change, whose rows are kept where the log only grew since; `seen`: what the
     public saw of a position (the privacy proof gives it the position with the hidden redrawn)."""
-    from judge.record import entries, history
+    from judge.record import history
 
-    log = entries.public_log(game)
     kept = _reusable(game, previous)
     rows: dict[int, dict] = {}
     drawn = None  # the board as the rows so far show it
@@ -148,17 +167,13 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
         last = lines
 
     history.each_move(game, visit, start=len(kept) + 1)
-    for entry in log:
-        number, _, rest = entry.partition(" ")
-        if int(number) in rows:
-            rows[int(number)]["orders"].append(rest)
+    for move, said in told(game).items():
+        if move in rows:
+            rows[move].update(said)
     if game.commitment:  # the log's head after each move that has ended (judge/engine/chain.py)
         for move, head in chain.after_each_move(game.commitment, game.salt, game.log).items():
             if move in rows and (move < game.move or game.is_over()):
                 rows[move]["head"] = head
-    for e in history.all_events(game):
-        if "to" not in e and e.get("move") in rows:
-            rows[e["move"]]["events"].append(e["text"])
     return [rows[m] for m in sorted(rows)]
 
 

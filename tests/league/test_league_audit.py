@@ -123,6 +123,7 @@ def test_the_site_and_the_league_take_results_from_the_replay_never_from_a_field
     edited = [{**r, "rank": 1 if r["player"] == forger else r["rank"] + 1} for r in data["view"]["standings"]]
     data["view"]["standings"] = data["standings"] = sorted(edited, key=lambda r: r["rank"])
     data["moves"][-1]["scores"] = list(reversed(data["moves"][-1]["scores"]))
+    data["moves"][3]["orders"] = [f"{forger} pass"]  # (what the feed and the move list say)
     path.write_text(tomli_w.dumps(data, multiline_strings=True))
     assert judge("audit", path)[0] == 0  # no audit covers those fields
     code, out, err = judge("site", records.parent, tmp_path / "site")
@@ -130,6 +131,8 @@ def test_the_site_and_the_league_take_results_from_the_replay_never_from_a_field
     page = site_file(tmp_path / "site", "mogul", "g").read_text()
     assert f"The game is over; winners: <strong>{winner}</strong>" in page
     assert "The record says otherwise" in page and f"1. {forger}" in page and "not its replay" in page
+    real = "; ".join(e.split(" ", 1)[1] for e in game.log if e.startswith("4 "))
+    assert "its orders at move 4 are not its replay" in page and f'move 4</a>: {real}<' in page
     head = game.log_head()  # what a player compares with the last report they were sent
     assert f"Log head: move {head['move']} <code>{head['hash'][:16]}</code>: a report a player received" in page
     index = (tmp_path / "site" / "index.html").read_text()
