@@ -871,6 +871,7 @@ def audit(
         except ValueError as e:
             raise UsageError(f"--head '{text.strip()[:70]}': {e}") from None
     game = load_game(game_file)
+    wrong = _record_heads_wrong(game_file, game)
     if commitment is not None:
         given = commitment.strip().lower()
         if len(given) < 8 or any(c not in "0123456789abcdef" for c in given) or len(given) > 64:
@@ -879,6 +880,9 @@ def audit(
     problems = game.audit(heads)
     if commitment is not None and not (game.commitment or "").startswith(given):
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
+    if wrong:
+        problems.append(f"the record shows heads of the log's chain that its log does not give (move "
+                        f"{', '.join(map(str, wrong[:5]))}{' ...' if len(wrong) > 5 else ''}): the record was edited")
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
     from judge.engine.orderlog import LogEntry
@@ -910,6 +914,14 @@ def audit(
     _say(_chain_said(game_file, last, heads))
     for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections):
         _say(f"Note: {note}.")
+
+
+def _record_heads_wrong(path: Path, game: Game) -> list[int]:
+    """The moves whose head a public record at `path` shows wrongly ([] for a game file)."""
+    from judge.record import public
+
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
+    return public.wrong_heads(data, game) if public.is_record(data) else []
 
 
 def _chain_said(game_file: Path, last: dict, heads: list[tuple[int, str]]) -> str:

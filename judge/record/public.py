@@ -171,3 +171,19 @@ def finished_game(data: dict, where: str) -> Game:
         if shown[key] != own[key]:
             raise GameFileError(f"{where}: the record's {key} is not its game file's: the record was edited")
     return game
+
+
+def wrong_heads(data: dict, game: Game) -> list[int]:
+    """The moves whose head the finished record `data` shows (`log_head`, a row's `head`) is not
+    the one the log of its game gives (judge/engine/chain.py): an edited record. (Records
+    written before the chain show none.)"""
+    from judge.engine import chain
+
+    if not game.commitment:
+        return []
+    after = chain.after_each_move(game.commitment, game.salt, game.log)
+    shown = [(r.get("move"), r["head"]) for r in data.get("moves", []) if isinstance(r, dict) and "head" in r]
+    head = data.get("log_head")
+    if isinstance(head, dict):
+        shown.append((head.get("move"), head.get("hash")))
+    return sorted({move for move, value in shown if after.get(move) != value}, key=str)

@@ -16,8 +16,9 @@ ROW_FIELDS = ("orders", "events", "scores", "prices")  # what a row says that th
 def results(record: dict) -> tuple[dict, list[str]]:
     """(the record with its results replaced by the replay's, what disagreed: one line a field).
     A running game's record comes back as it is."""
+    from judge.engine import chain
     from judge.record import history, moves
-    from judge.record.public import finished_game, tomlable
+    from judge.record.public import finished_game, tomlable, wrong_heads
 
     if not record.get("complete"):
         return record, []
@@ -46,6 +47,13 @@ def results(record: dict) -> tuple[dict, list[str]]:
         if wrong:
             marks.append(f"its {key} at move{'s' if len(wrong) > 1 else ''} {', '.join(map(str, wrong[:5]))}"
                          f"{' ...' if len(wrong) > 5 else ''} are not its replay's")
+    wrong = wrong_heads(record, game)  # (the heads shown: those of its log's chain, judge/engine/chain.py)
+    if wrong:
+        marks.append(f"its log's heads at move{'s' if len(wrong) > 1 else ''} {', '.join(map(str, wrong[:5]))}"
+                     f"{' ...' if len(wrong) > 5 else ''} are not those its log gives")
+        after = chain.after_each_move(game.commitment, game.salt, game.log)
+        fixed = [{**r, "head": after.get(r.get("move"), "")} if "head" in r else r for r in fixed]
+        record = {**record, "log_head": game.log_head()}
     return {**record, "view": {**view, "standings": standings}, "standings": standings, "moves": fixed}, marks
 
 

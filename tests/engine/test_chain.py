@@ -173,10 +173,23 @@ def test_a_head_sent_before_a_rollback_still_checks_against_the_log_as_it_stood(
     for m in range(5, 9):  # (said: a record could claim a rollback the players were never told of)
         assert f"Note: the head of move {m} is the log's as it stood before the game master rolled the game back to move 5" in out
     assert "Note: the head of move 4 " not in out
-    assert judge("audit", path, "--head", f"7:{sent[7][:15]}0")[0] == 5
+    wrong = sent[7][:15] + ("1" if sent[7][15] == "0" else "0")  # (its 16th digit changed)
+    assert judge("audit", path, "--head", f"7:{wrong}")[0] == 5
 
 
 def chain_differs(game: Game, sent: dict[int, str], move: int) -> bool:
     """Every head sent from `move` on is not the game's now (the rollback changed the log there)."""
     now = {m: h for m, h in chain.after_each_move(game.commitment, game.salt, game.log).items()}
     return all(now.get(m) != sent[m] for m in sent if m >= move)
+
+
+def test_a_finished_record_whose_heads_are_not_its_logs_fails_the_audit(tmp_path):
+    real, heads = played()
+    path = tmp_path / "rec.toml"
+    public.export(real, "friday", path)
+    assert judge("audit", path)[0] == 0
+    text = path.read_text()
+    assert f'head = "{heads[3]}"' in text
+    path.write_text(text.replace(f'head = "{heads[3]}"', f'head = "{heads[4]}"'))
+    code, out = judge("audit", path)
+    assert code == 5 and "the record shows heads of the log's chain that its log does not give (move 3)" in out
