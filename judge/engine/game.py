@@ -222,7 +222,12 @@ class Game:
         """{move, hash}: the head of the log's hash chain after the last move ended (the whole log
         once the game is over; judge/engine/chain.py), or None for a game made before the judge
         committed to its seed."""
-        return chain.head(self.commitment, self.salt, self.log, None if self.is_over() else self.move - 1)
+        key = (self._log.version, self.move, self.commitment, self.salt)
+        kept = getattr(self, "_head", None)  # (made once a position: every report and answer shows it)
+        if kept is None or kept[0] is not self._log or kept[1] != key:
+            kept = self._head = (self._log, key, chain.head(self.commitment, self.salt, self.log,
+                                                            None if self.is_over() else self.move - 1))
+        return kept[2]
 
     def head_line(self) -> str:
         """`Log head: move N HEX`, the line every report and answer ends with ("" without a chain)."""
