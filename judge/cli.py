@@ -721,7 +721,7 @@ def show(
     if as_ or gm:
         raise _running_record("the public report, without --as or --gm")
     if as_json:
-        return _json(record["view"])
+        return _json({**record["view"], "log_head": record.get("log_head")})
     from judge.engine import chain
 
     head = record.get("log_head")
@@ -734,7 +734,7 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
         raise UsageError("give at most one of --as NAME and --gm")
     view = game.view(GM if gm else (game.player_name(as_) if as_ else None))
     if as_json:
-        return _json(view)
+        return _json({**view, "log_head": game.log_head()})  # (the head the report's last line shows)
     from judge.engine.report import render
 
     typer.echo(render(view) + (f"\n{game.head_line()}\n" if game.head_line() else ""), nl=False)
