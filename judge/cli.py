@@ -329,7 +329,7 @@ def new(
         if as_json:
             return _json({**made, **game.status()})
         _say(f"created {game_file}: {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
-        typer.echo(game.waiting_line())
+        _echo_waiting(game)
         return
     from judge.mail import mailgame
 
@@ -361,7 +361,7 @@ def new(
                 _refused(str(e), e.exit_code, True, created=made)
             return _json(made)
         _say(f"created mail game {name} ({game_file}): {game.ruleset.name}, players {', '.join(game.players)}, seed {game.rng.seed}")
-        typer.echo(game.waiting_line())
+        _echo_waiting(game)
         typer.echo("passwords (shown only now; the game file keeps their hashes):")
         for who, password in passwords.items():
             typer.echo(f"  {who}: {password}" + ("  (game master: 'player gm PASSWORD')" if who == GM else ""))
@@ -652,7 +652,11 @@ def _changed(game_file: Path, config: Optional[Path], change):
 
 
 def _echo_waiting(game: Game) -> None:
+    """The waiting line and the log's head (`Log head: move N HEX`, which a player keeps to
+    check the game later with `judge audit --head`)."""
     typer.echo(game.waiting_line())
+    if game.head_line():
+        typer.echo(game.head_line())
 
 
 def _read(game_file: Path, as_json: bool):
@@ -683,13 +687,18 @@ def status(game_file: Path, as_json: bool = _json_option()) -> None:
         view, seats = record["view"], record.get("seats", {})
         st = {"ruleset": record.get("ruleset", ""), "move": record["move"], "awaiting": view.get("awaiting", []),
               "expecting": view.get("prompts", {}), "game_over": False, "winners": [],
-              "commitment": record.get("commitment", ""),
+              "commitment": record.get("commitment", ""), "log_head": record.get("log_head"),
               "players": [{"seat": p, "player": seats.get(p, {}).get("player", p)} for p in record.get("players", [])]}
     if as_json:
         return _json(st)
     extra = ", ".join(f"{k} {v}" for k, v in st.items() if v not in ("", None)  # (no commitment: a game made before)
-                      and k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players"))
+                      and k not in ("ruleset", "move", "awaiting", "expecting", "game_over", "winners", "players",
+                                    "log_head"))
     _say(f"{st['ruleset']}: move {st['move']}" + (f", {extra}" if extra else ""))
+    if isinstance(st.get("log_head"), dict):
+        from judge.engine import chain
+
+        _say(chain.line(st["log_head"]))
     if st["game_over"]:
         _say(f"game over; winners: {', '.join(st['winners'])}")
     else:
@@ -712,8 +721,12 @@ def show(
     if as_ or gm:
         raise _running_record("the public report, without --as or --gm")
     if as_json:
-        return _json(record["view"])
-    typer.echo(record["report"], nl=False)
+        return _json({**record["view"], "log_head": record.get("log_head")})
+    from judge.engine import chain
+
+    head = record.get("log_head")
+    shown = chain.line(head) if isinstance(head, dict) and {"move", "hash"} <= set(head) else ""
+    typer.echo(record["report"] + (f"\n{shown}\n" if shown else ""), nl=False)
 
 
 def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
@@ -721,10 +734,10 @@ def _show(game: Game, as_: Optional[str], gm: bool, as_json: bool) -> None:
         raise UsageError("give at most one of --as NAME and --gm")
     view = game.view(GM if gm else (game.player_name(as_) if as_ else None))
     if as_json:
-        return _json(view)
+        return _json({**view, "log_head": game.log_head()})  # (the head the report's last line shows)
     from judge.engine.report import render
 
-    typer.echo(render(view), nl=False)
+    typer.echo(render(view) + (f"\n{game.head_line()}\n" if game.head_line() else ""), nl=False)
 
 
 @app.command()
@@ -839,22 +852,37 @@ def audit(
     game_file: Path,
     commitment: Optional[str] = typer.Option(None, help="the commitment your first report showed, to compare "
                                              "(all 64 hex digits, or a unique start of them: at least 8)"),
+    head: Optional[list[str]] = typer.Option(None, "--head", help="N:HEX, a report's 'Log head: move N HEX' "
+                                             "(16 hex digits or more; repeatable): the record must be the game "
+                                             "in which it was sent"),
     as_json: bool = _json_option(),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
-    start, and its log replays from them to the saved state (a game file, or the public record
-    of a finished game). Exit code 5 when it fails."""
+    start, its log is the one in which each --head was sent, and it replays from them to the
+    saved state (a game file, or the public record of a finished game). Exit code 5 when it
+    fails."""
+    from judge.engine import chain
     from judge.record.public import load_game
 
+    heads = []
+    for text in head or []:
+        try:
+            heads.append(chain.parse(text))
+        except ValueError as e:
+            raise UsageError(f"--head '{text.strip()[:70]}': {e}") from None
     game = load_game(game_file)
+    wrong = _record_heads_wrong(game_file, game)
     if commitment is not None:
         given = commitment.strip().lower()
         if len(given) < 8 or any(c not in "0123456789abcdef" for c in given) or len(given) > 64:
             raise UsageError(f"--commitment takes the hex digits of the commitment (all 64, or at least the "
                              f"first 8), not '{commitment.strip()[:70]}'")
-    problems = game.audit()
+    problems = game.audit(heads)
     if commitment is not None and not (game.commitment or "").startswith(given):
         problems.insert(0, f"the game's commitment is {game.commitment or 'missing'}, not {commitment.strip()}")
+    if wrong:
+        problems.append(f"the record shows heads of the log's chain that its log does not give (move "
+                        f"{', '.join(map(str, wrong[:5]))}{' ...' if len(wrong) > 5 else ''}): the record was edited")
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
     from judge.engine.orderlog import LogEntry
@@ -869,16 +897,47 @@ def audit(
         drawn += f"; the game master's {given_by_gm} {orders} in the log as given: the seed does not vouch for them"
     chosen = game.set_by_gm()
     orders, judged, replay = _replays(game)
+    last = game.log_head()
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "commitment": game.commitment,
                       "orders": orders, "judge_entries": judged, "draws": game.rng.draws,
-                      "game_master_orders": given_by_gm, "set_by_game_master": chosen})
+                      "game_master_orders": given_by_gm, "set_by_game_master": chosen,
+                      "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads],
+                      "before_rollbacks": chain.before_rollbacks(game.commitment, game.salt, game.log, heads,
+                                                                 game.corrections)})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
     replay = f"{replay} from them" if game.log else "the game, with no order logged, is"
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
+    _say(_chain_said(game_file, last, heads))
+    for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections):
+        _say(f"Note: {note}.")
+
+
+def _record_heads_wrong(path: Path, game: Game) -> list[int]:
+    """The moves whose head a public record at `path` shows wrongly ([] for a game file)."""
+    from judge.record import public
+
+    data = gamefile.parse_toml(gamefile.read_bytes(path), str(path))
+    return public.wrong_heads(data, game) if public.is_record(data) else []
+
+
+def _chain_said(game_file: Path, last: dict, heads: list[tuple[int, str]]) -> str:
+    """What audit says of the log's chain: the heads given match, or, without one, that the
+    chain is consistent but only a head a player received proves the game is the one played."""
+    from judge.engine import chain
+
+    if heads:
+        moves = ", ".join(str(m) for m, _ in sorted(heads))
+        return (f"The log is the one in which the head{'s' if len(heads) > 1 else ''} of move{'s' if len(heads) > 1 else ''} "
+                f"{moves} {'were' if len(heads) > 1 else 'was'} sent: no entry up to "
+                f"{'them' if len(heads) > 1 else 'it'} differs from the game its players were told.")
+    return (f"The log's chain, from the commitment through every entry, ends at the head of move {last['move']}, "
+            f"{last['hash'][:chain.SHOWN]}: it is consistent, but only a head a player received during the game "
+            f"proves this record is the game that was played: judge audit {game_file.name} --head N:HEX (from any "
+            "one report's 'Log head' line).")
 
 
 def _stretches(game: Game) -> str:

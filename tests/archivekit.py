@@ -83,6 +83,7 @@ class Copies:
         import hashlib
         import json
 
+        from judge.engine import chain
         from judge.engine.game import commitment
 
         game = self.game
@@ -96,6 +97,11 @@ class Copies:
         month, day = 5 + i // 200, 1 + i % 200 // 8
         renamed[ENDED] = f"{2026 + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}-{day:02d}T{i % 8 + 10:02d}:{i % 60:02d}:00Z"
         renamed["template"] = f"g{i:05d}"
+        # the log's heads (judge/engine/chain.py): those of the copy's log, under its salt and commitment
+        log = [_renamed(e, renamed) for e in game.log]
+        mine = chain.after_each_move(game.commitment, game.salt, game.log)
+        theirs = chain.after_each_move(renamed[game.commitment], salt, log)
+        renamed.update({mine[m]: theirs[m] for m in mine})
         return renamed
 
     def write(self, root, n: int, folder: str = "mogul") -> list:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
-from judge.engine import bots, ruleset, standing
+from judge.engine import bots, chain, ruleset, standing
 from judge.engine.errors import JudgeError, UsageError
 from judge.engine.game import Game
 from judge.engine.rng import Rng
@@ -155,3 +156,52 @@ def positions(config, seed: int, every: int):
         if edge or len(game.log) % every == 0:
             yield game, vocabulary, edge
         game = ahead
+
+
+# ---- the log's heads in the proofs ------------------------------------------------------------
+_FULL = re.compile(r"\b[0-9a-f]{64}\b")
+_LINE = re.compile(r"Log head: move (\d+) (<code>)?([0-9a-f]{16})\b")
+
+
+def _heads_of(game: Game) -> tuple[list, dict[str, int]]:
+    chained = chain.links(game.commitment, game.salt, game.log)
+    last_of = {move: link for move, link in chained}  # the link after each move's last entry
+    return chained, {last_of[move].hex(): move for move in sorted(last_of, reverse=True)}
+
+
+def without_heads(text: str, game: Game) -> str:
+    """`text` with each head of `game`'s log chain (judge/engine/chain.py) put as `<head of move
+    N>`: its 64 hex digits where they are the head of move N of this very game's chain, and
+    the 16 of a `Log head: move N HEX` line where they begin the head of move N.
+
+    The head is the one thing of what the judge shows that the proofs cannot compare byte for
+    byte between two worlds: it is an HMAC keyed by the game's secret salt over the whole log,
+    so another world (another salt, other secret entries) has other heads, each a random value
+    to anyone without the salt. So the proofs compare everything else byte for byte, and the
+    heads by what they must be: the head of the same move of each world's own chain, where the
+    other shows its head of that move (no other value, no other link of the chain, no other
+    move, which would tell when a secret entry was logged); and tests/proofs/test_privacy.py
+    proves apart that the head is keyed (`unkeyed_heads`). A value that is not such a head
+    stays as it is, and the comparison shows it."""
+    if not game.commitment:
+        return text
+    chained, heads = _heads_of(game)
+    last = chained[-1][0]
+
+    def full(m: re.Match) -> str:
+        return f"<head of move {heads[m[0]]}>" if m[0] in heads else m[0]
+
+    def line(m: re.Match) -> str:
+        move = int(m[1])
+        if move <= last and chain.at(chained, move).hex().startswith(m[3]):
+            return f"Log head: move {move} {m[2] or ''}<head of move {move}>"
+        return m[0]
+
+    return _LINE.sub(line, _FULL.sub(full, text))
+
+
+def with_heads(rows: list[dict], game: Game) -> list[dict]:
+    """The record's rows `rows` with the heads of `game`'s own chain (the one part of a row made
+    from the log and the salt rather than from a position: judge/record/moves.py)."""
+    after = chain.after_each_move(game.commitment, game.salt, game.log) if game.commitment else {}
+    return [{**r, "head": after[r["move"]]} if "head" in r else r for r in rows]

@@ -9,7 +9,7 @@ import marshal
 import os
 import re
 
-from judge.engine import facts, grammar, ruleset as registry
+from judge.engine import chain, facts, grammar, ruleset as registry
 from judge.engine.errors import (
     LogEndsEarly,
     GameFileError,
@@ -215,7 +215,23 @@ class Game:
             "game_over": rs.is_over(state),
             "winners": rs.winners(state),
             "commitment": self.commitment,
+            "log_head": self.log_head(),
         }
+
+    def log_head(self) -> dict | None:
+        """{move, hash}: the head of the log's hash chain after the last move ended (the whole log
+        once the game is over; judge/engine/chain.py), or None for a game made before the judge
+        committed to its seed."""
+        key = (self._log.version, self.move, self.commitment, self.salt)
+        kept = getattr(self, "_head", None)  # (made once a position: every report and answer shows it)
+        if kept is None or kept[0] is not self._log or kept[1] != key:
+            kept = self._head = (self._log, key, chain.head(self.commitment, self.salt, self.log,
+                                                            None if self.is_over() else self.move - 1))
+        return kept[2]
+
+    def head_line(self) -> str:
+        """`Log head: move N HEX`, the line every report and answer ends with ("" without a chain)."""
+        return chain.line(self.log_head())
 
     def waiting_line(self) -> str:
         """`move N: waiting for P (what)`, players awaited for the same thing named together
@@ -541,11 +557,14 @@ class Game:
     def _given_with(entry: str, player: str, move: int) -> bool:
         return standing.is_secret_entry(entry) and entry.startswith(f"{move} {player} ")
 
-    def audit(self) -> list[str]:
+    def audit(self, heads: list[tuple[int, str]] = ()) -> list[str]:
         """What is wrong with this game's honesty: the seed, setup and salt do not give the
-        commitment published at the start, or the log does not replay to the saved state."""
+        commitment published at the start, the log is not the one in which each of `heads`
+        ((move, hex digits): a head its players were sent, judge/engine/chain.py) was sent, or
+        the log does not replay to the saved state."""
         if not self.commitment:
-            return ["this game was made before the judge committed to its seed: nothing to check it against"]
+            return ["this game was made before the judge committed to its seed: nothing to check it against"
+                    + (" (it has no log chain either, so no head can be checked)" if heads else "")]
         try:
             begun = self.at_version(facts.first_version(self.log, self.ruleset.version))
         except JudgeError as e:
@@ -556,10 +575,11 @@ class Game:
             return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
                     f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
                     "changed after the game began"]
+        chained = chain.check(self.commitment, self.salt, self.log, list(heads), self.corrections) if heads else []
         try:
-            return self.differences(self.replay())
+            return chained + self.differences(self.replay())
         except JudgeError as e:
-            return [f"the log does not replay from the seed and setup: {e}"]
+            return chained + [f"the log does not replay from the seed and setup: {e}"]
 
     def upgraded(self) -> "Game":
         """This game moved to the current version of its ruleset by an entry of the judge in its

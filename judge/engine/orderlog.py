@@ -52,13 +52,14 @@ class Log:
     """The logged orders. Behaves as a list of strings (len, iteration, indexing, slicing,
     equality with a list, item assignment) and grows by `append` and `extend`."""
 
-    __slots__ = ("_text", "_count", "_read", "_new")
+    __slots__ = ("_text", "_count", "_read", "_new", "version")
 
     def __init__(self, entries=()):
         self._text = ""  # the file's lines of the first _count entries
         self._count = 0
         self._read = None  # those entries, once split out of _text
         self._new = list(entries)  # entries given since
+        self.version = 0  # raised by every change (what a cache of something made from the log keys on)
 
     @classmethod
     def from_lines(cls, text: str) -> "Log | None":
@@ -124,12 +125,15 @@ class Log:
         entries = list(self)
         entries[index] = entry
         self._text, self._count, self._read, self._new = "", 0, None, entries
+        self.version += 1
 
     def append(self, entry: str) -> None:
         self._new.append(entry)
+        self.version += 1
 
     def extend(self, entries) -> None:
         self._new.extend(entries)
+        self.version += 1
 
     def copy(self) -> "Log":
         log = Log(self._new)

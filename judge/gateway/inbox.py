@@ -365,6 +365,7 @@ def section(head: str, run, game, mg) -> str:
     text = f"{head}, {who_text}:\n" + "".join(f"  {e}\n" for e in run.echo) + run.outcome() + "\n"
     text += "".join(f"\n{a.rstrip()}\n" for a in run.answers) + ("\n" if run.answers else "")
     text += game.waiting_line() + "\n" + mg.deadline_text(who) + "\n"
+    text += f"\n{game.head_line()}\n" if game.head_line() else ""  # (a paragraph of its own)
     if run.show_report and who == GM:
         m = mg.m
         text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + selfservice.gm_notes(m, p) for p in game.players) + "\n"

@@ -256,8 +256,10 @@ class MailGame:
         return out
 
     def footer(self, cfg, who: str | None, view: dict | None = None) -> str:
-        """The deadline and how to answer; `view` is `who`'s view when the caller has it."""
-        text = self.deadline_text(who) + "\n"
+        """The log's head (judge/engine/chain.py), the deadline and how to answer; `view` is
+        `who`'s view when the caller has it."""
+        head = self.game.head_line()
+        text = (f"{head}\n\n" if head else "") + self.deadline_text(who) + "\n"
         if who is not None:
             name = self.writes_as(who)
             orders = (view if view is not None else self.game.view(who)).get("orders") or []

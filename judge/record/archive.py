@@ -1,6 +1,7 @@
 """Archiving a game's public record in a git repository, one commit per change, through the
 git command-line tool. The record lies at RULESET/GAME.toml in the repository; each commit's
-message names the move and what the public saw (`mogul/friday: move 31, alice bids (pot 3)`).
+message names the move and what the public saw (`mogul/friday: move 31, alice bids (pot 3)`),
+and ends with the log's head then (`Log head: move 30 HEX`, judge/engine/chain.py).
 
 `commit` is what the publishing step after a change calls (judge/publish/): it never runs
 under the game's lock, and a judge killed before it is finished by the next command or tick
@@ -22,7 +23,7 @@ from pathlib import Path
 from judge.record import corrections, public as record
 from judge.store import gamefile
 from judge.store.steps import step
-from judge.engine import writes
+from judge.engine import chain, writes
 from judge.engine.errors import ArchiveError
 
 GIT_TIMEOUT = 20  # seconds for one git command
@@ -251,9 +252,11 @@ def describe(old: dict | None, new: dict) -> str:
     if new["complete"] and not old["complete"]:
         said.append("the game is over: the record is complete")
     subject = f"{head}, " + "; ".join(said) if said else head
+    logged = new.get("log_head")  # the log's head (judge/engine/chain.py): what every report now shows
+    tail = f"\n\n{chain.line(logged)}" if isinstance(logged, dict) else ""
     if len(subject) <= MAX_SUBJECT:
-        return subject
-    return subject[:MAX_SUBJECT - 3] + "...\n\n" + "\n".join(said)
+        return subject + tail
+    return subject[:MAX_SUBJECT - 3] + "...\n\n" + "\n".join(said) + tail
 
 
 def _holders(record: dict) -> list[str]:

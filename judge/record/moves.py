@@ -11,6 +11,8 @@ it, so that the game can be shown at any move from the record alone (judge site)
     board = { market = [[2, 6, "FTR"]], pool = [["FTR", 1]] }  # the public board at its start,
                                         # only when it changed since the row before (judge/site/boards.py)
     report = ["=0 2", "+Round 2 ...", ...]  # the public report at its start, as lines changed since the previous move's
+    head = "5f0c...e1"                  # the log's head after the move (judge/engine/chain.py): in a move
+                                        # that has ended, of a game with a commitment
 
 Every row is made from the public view at the start of the move (`Game.view(None)`, rendered
 as the public report) and the public log, replaying the game (judge/record/history.py): so it
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 
+from judge.engine import chain
 from judge.engine.errors import GameFileError
 from judge.engine.game import Game
 
@@ -87,10 +90,30 @@ def at(game: Game) -> dict:
     from judge.engine.report import render
 
     view = game.view(None)
+    return {"report": render(view), **figures(game, view)}
+
+
+def figures(game: Game, view: dict | None = None) -> dict:
+    """The scores, prices and board of the public `view` of `game` now (without its report)."""
+    view = game.view(None) if view is None else view
     shown = scores(view)
     seats = [shown[p] for p in game.players if p in shown]
-    return {"report": render(view), "scores": seats if len(seats) == len(game.players) else [],
-            "prices": prices(view), "board": board(view)}
+    return {"scores": seats if len(seats) == len(game.players) else [], "prices": prices(view), "board": board(view)}
+
+
+def told(game: Game) -> dict[int, dict]:
+    """{move: {orders, events}}: each move's log entries as the public sees them and its public
+    events, replaying the game (what a row's `orders` and `events` hold)."""
+    from judge.record import entries, history
+
+    out: dict[int, dict] = {}
+    for entry in entries.public_log(game):
+        number, _, rest = entry.partition(" ")
+        out.setdefault(int(number), {"orders": [], "events": []})["orders"].append(rest)
+    for e in history.all_events(game):
+        if "to" not in e and isinstance(e.get("move"), int):
+            out.setdefault(e["move"], {"orders": [], "events": []})["events"].append(e["text"])
+    return out
 
 
 def encode(before: list[str], after: list[str]) -> list[str]:
@@ -150,9 +173,8 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
     """The rows of every move so far (see the module's text); `previous`: the game's record
     before this change, whose rows are kept where the log only grew since; `seen`: what the
     public saw of a position (the privacy proof gives it the position with the hidden redrawn)."""
-    from judge.record import entries, history
+    from judge.record import history
 
-    log = entries.public_log(game)
     kept = _reusable(game, previous)
     rows: dict[int, dict] = {}
     drawn = None  # the board as the rows so far show it
@@ -174,13 +196,13 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
         last = lines
 
     history.each_move(game, visit, start=len(kept) + 1)
-    for entry in log:
-        number, _, rest = entry.partition(" ")
-        if int(number) in rows:
-            rows[int(number)]["orders"].append(rest)
-    for e in history.all_events(game):
-        if "to" not in e and e.get("move") in rows:
-            rows[e["move"]]["events"].append(e["text"])
+    for move, said in told(game).items():
+        if move in rows:
+            rows[move].update(said)
+    if game.commitment:  # the log's head after each move that has ended (judge/engine/chain.py)
+        for move, head in chain.after_each_move(game.commitment, game.salt, game.log).items():
+            if move in rows and (move < game.move or game.is_over()):
+                rows[move]["head"] = head
     return [rows[m] for m in sorted(rows)]
 
 

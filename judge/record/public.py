@@ -56,8 +56,8 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
         "log": public_log(game),
         "corrections": corrections.public(game),
         "report": render(view),
-        "view": _tomlable(view),
-        "standings": _tomlable(game.ruleset.standings(game.state)),  # the score track, public
+        "view": tomlable(view),
+        "standings": tomlable(game.ruleset.standings(game.state)),  # the score track, public
     }
     if game.meta.get("press"):  # what players sent to all by mail (never press to one)
         record["press"] = list(game.meta["press"])
@@ -68,6 +68,8 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
     deadline = game.meta.get("mail", {}).get("deadline") if isinstance(game.meta.get("mail"), dict) else None
     if deadline and not over:  # every player and observer is told it
         record["deadline"] = deadline
+    if game.log_head():  # the log's head now (judge/engine/chain.py): what every report sent now shows
+        record["log_head"] = game.log_head()
     record[moves.KEY] = moves.build(game, previous) if rows is None else rows
     if over:
         whole = game.to_dict()
@@ -82,12 +84,12 @@ def dumps(record: dict) -> str:
     return tomli_w.dumps(record, indent=2, multiline_strings=True)
 
 
-def _tomlable(value):
+def tomlable(value):
     """A JSON-able view as TOML values: keys as strings, None left out."""
     if isinstance(value, dict):
-        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
+        return {str(k): tomlable(v) for k, v in value.items() if v is not None}
     if isinstance(value, (list, tuple)):
-        return [_tomlable(v) for v in value if v is not None]
+        return [tomlable(v) for v in value if v is not None]
     return value
 
 
@@ -169,3 +171,19 @@ def finished_game(data: dict, where: str) -> Game:
         if shown[key] != own[key]:
             raise GameFileError(f"{where}: the record's {key} is not its game file's: the record was edited")
     return game
+
+
+def wrong_heads(data: dict, game: Game) -> list[int]:
+    """The moves whose head the finished record `data` shows (`log_head`, a row's `head`) is not
+    the one the log of its game gives (judge/engine/chain.py): an edited record. (Records
+    written before the chain show none.)"""
+    from judge.engine import chain
+
+    if not game.commitment:
+        return []
+    after = chain.after_each_move(game.commitment, game.salt, game.log)
+    shown = [(r.get("move"), r["head"]) for r in data.get("moves", []) if isinstance(r, dict) and "head" in r]
+    head = data.get("log_head")
+    if isinstance(head, dict):
+        shown.append((head.get("move"), head.get("hash")))
+    return sorted({move for move, value in shown if after.get(move) != value}, key=str)

@@ -124,7 +124,7 @@ def standings(value, path: str) -> None:
 CORRECTION = fields({"kind": text, "time": text, "from_move": whole, "to_move": whole, "since": whole,
                      "reason": text, "undone": listing(text), "seat": text, "player": text, "previous": text})
 ROW = fields({"move": whole, "orders": listing(text), "events": listing(text), "scores": listing(number),
-              "prices": listing(price), "report": listing(op)}, ("move",))
+              "prices": listing(price), "report": listing(op), "head": text}, ("move",))
 VIEW = fields({"title": text, "standings": standings, "prompts": mapping(text), "awaiting": listing(text),
                "seed": whole, "salt": text, "set_by_gm": listing(text)})
 
@@ -133,7 +133,8 @@ LEAGUE = {"game": text, "ruleset": text, "commitment": text, "players": listing(
           "complete": truth, "game_over": truth, "corrections": listing(CORRECTION),
           "league": fields({"ended": text, "deadlines": truth, "facts": listing(table)}), "game_file": table}
 SITE = {**LEAGUE, "move": whole, "seats": mapping(fields({"player": text, "since": whole}, ("player",))),
-        "report": text, "view": VIEW, "deadline": text, "moves": listing(ROW)}
+        "report": text, "view": VIEW, "deadline": text, "moves": listing(ROW),
+        "log_head": fields({"move": whole, "hash": text}, ("move", "hash"))}
 REQUIRED = ("game", "ruleset", "players", "log", "complete", "game_over")
 
 

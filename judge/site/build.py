@@ -148,11 +148,16 @@ def audit_of(record: dict, source, path) -> dict | None:
 
 
 def write_game(record: dict, out: Path, now: datetime | None, write, checked: dict | None) -> dict:
-    """Write one game's page, feed and data; return its summary with its feed entries."""
+    """Write one game's page, feed and data; return its summary with its feed entries. A
+    finished game's results are its replay's (judge/site/audited.py), marked where its record
+    says otherwise."""
+    from judge.site import audited
+
+    record, marks = audited.results(record)
     where = pages.base(record["ruleset"], record["game"])
     folder = out / where.rpartition("/")[0]
     name = record["game"]
-    write(folder / f"{name}.html", pages.game_page(record, checked))
+    write(folder / f"{name}.html", pages.game_page(record, checked, marks))
     data = series.of(record)
     write(folder / f"{name}.csv", series.to_csv(data))
     write(folder / f"{name}.json", series.to_json(record, data))
@@ -161,7 +166,7 @@ def write_game(record: dict, out: Path, now: datetime | None, write, checked: di
     items = [{**e, "link": f"{link}#move={e['move']}"} for e in feeds.entries(record)][-feeds.PER_GAME:]
     items = feeds.stamp(items, feeds.published(feed), now or datetime.now(timezone.utc))
     write(feed, feeds.atom(f"{name} ({record['ruleset']})", f"urn:judge:{record['ruleset']}/{name}", link, items))
-    summary = pages.summary(record, checked)
+    summary = pages.summary(record, checked, marks)
     prefix = where.rpartition("/")[0] + "/"
     summary["entries"] = [{**e, "link": prefix + e["link"]} for e in items]
     return summary

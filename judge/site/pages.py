@@ -32,9 +32,10 @@ def base(ruleset: str, game: str) -> str:
     return f"{ruleset}/{hashlib.sha256(game.encode()).hexdigest()[:2]}/{game}"
 
 
-def summary(record: dict, audit: dict | None) -> dict:
+def summary(record: dict, audit: dict | None, marks: list[str] = ()) -> dict:
     """What the index and the feeds show of a game. `audit`: {result: passes, fails or not
-    audited; why} of a finished game, None while it runs."""
+    audited; why} of a finished game, None while it runs; `marks`: where the record's results
+    are not its replay's (judge/site/audited.py: the record given holds the replay's)."""
     view = record["view"]
     seats = record.get("seats", {})
     standings = view.get("standings") or []
@@ -51,6 +52,7 @@ def summary(record: dict, audit: dict | None) -> dict:
         "winners": [r["player"] for r in standings if r.get("rank") == 1],
         "audit": audit,
         "ended": ended if isinstance(ended, str) else "",
+        **({"marked": list(marks)} if marks else {}),
     }
 
 
@@ -69,22 +71,27 @@ def reports(record: dict) -> list[dict]:
 
 
 def move_list(record: dict) -> list[dict]:
-    """Each move's orders and public events, and the corrections marked where they happened
-    (a rollback at the move it returned to; a seat handed on at the move from which)."""
+    """Each move's orders, public events and the log's head after it, and the corrections marked
+    where they happened (a rollback at the move it returned to; a seat handed on at the move
+    from which)."""
+    from judge.engine import chain
+
     rows = {r["move"]: {"move": r["move"], "orders": list(r.get("orders", [])), "events": list(r.get("events", [])),
-                        "corrections": []} for r in record.get("moves", []) if isinstance(r, dict)}
+                        "corrections": [], "head": r.get("head", "")[:chain.SHOWN]}
+            for r in record.get("moves", []) if isinstance(r, dict)}
     if not rows:  # an older record: its log alone
         for entry in record["log"]:
             number, _, rest = entry.partition(" ")
             if number.isdigit():
-                rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": []})[
+                rows.setdefault(int(number), {"move": int(number), "orders": [], "events": [], "corrections": [],
+                                               "head": ""})[
                     "orders"].append(rest)
     from judge.record.corrections import describe
 
     for c in record.get("corrections", []):
         move = c.get("to_move", c.get("since"))
         if isinstance(move, int):
-            rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": []})["corrections"].append(
+            rows.setdefault(move, {"move": move, "orders": [], "events": [], "corrections": [], "head": ""})["corrections"].append(
                 {"text": describe(c), "undone": c.get("undone", [])})
     return [rows[m] for m in sorted(rows)]
 
@@ -98,7 +105,7 @@ def standings(record: dict) -> tuple[list[str], list[dict]]:
     return columns, rows
 
 
-def game_page(record: dict, audit: str | None) -> str:
+def game_page(record: dict, audit: str | None, marks: list[str] = ()) -> str:
     data = series.of(record)
     columns, final = standings(record)
     seats, firms = charts.seats(record["players"]), charts.companies(series.company_names(record, data))
@@ -107,7 +114,7 @@ def game_page(record: dict, audit: str | None) -> str:
     scores = {} if series.secret(record, data) else data["scores"]
     shown = reports(record)
     return _env().get_template("game.html.j2").render(
-        r=record, s=summary(record, audit), view=record["view"], reports=shown, moves=move_list(record),
+        r=record, s=summary(record, audit, marks), view=record["view"], reports=shown, moves=move_list(record),
         replay=replay.script([r["move"] for r in shown], [r["text"] for r in shown]),
         data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
         score_note=series.note(record, data), board=boards.figure(record, seats, firms),

@@ -298,3 +298,19 @@ def test_a_mail_holding_only_a_notice_says_so_in_its_subject(game):
     others = [m for m in site.take() if m["To"] != address(first) and not m["Subject"].startswith("Re:")]
     assert others and all(m["Subject"] == "game g1: notice, move 1" for m in others), [m["Subject"] for m in others]
     assert all("Press from" in m.get_content() and "report for" not in m.get_content() for m in others)
+
+
+def test_every_mail_answer_and_report_ends_with_the_logs_head(game):
+    """Issue 44: the head after the last move (judge/engine/chain.py) is in the welcome, in the
+    answer to every block, refused ones too, and in every report mailed after a change."""
+    site, pw, first, welcome = game
+    assert f"\n{site.load().head_line()}\n" in welcome.get_content() and "Log head: move 0 " in welcome.get_content()
+    other = next(p for p in ("alice", "bob", "carol") if p != first)
+    text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nbid\n", "hello")
+    assert "REFUSED not your turn" in text and "\nLog head: move 0 " in text
+    gateway.handle(message(address(first), f"game g1\nplayer {first} {pw[first]}\nbid\n", "orders"), site.cfg,
+                   site.outbox(), T0)
+    mails = site.take()
+    head = site.load().head_line()
+    assert head.startswith("Log head: move 1 ")
+    assert all(f"\n{head}\n" in m.get_content() for m in mails), [m["Subject"] for m in mails]

@@ -105,3 +105,40 @@ def test_a_game_from_before_the_commitment_is_counted_and_marked_not_audited(tmp
     assert "not audited" in (tmp_path / "site" / "index.html").read_text()
     assert "Counted, not audited" in (tmp_path / "site" / "league.html").read_text()
     shutil.rmtree(tmp_path / "site")
+
+
+def test_the_site_and_the_league_take_results_from_the_replay_never_from_a_field_no_audit_covers(tmp_path):
+    """Issue 44, item 3: editing `[view].standings` (and `standings`, and the last move's scores)
+    alone made the site show the forger as the winner while `judge audit` passed. The site now
+    takes every result from the replay the audit performs, shows the record's own as marked,
+    and the league never read them."""
+    records = tmp_path / "records" / "mogul"
+    records.mkdir(parents=True)
+    game = finished(5)
+    path = records / "g.toml"
+    path.write_text(public.text(game, "g"))
+    ranked = sorted(game.ruleset.standings(game.state), key=lambda r: r["rank"])
+    winner, forger = ranked[0]["player"], ranked[-1]["player"]
+    data = tomllib.loads(path.read_text())
+    edited = [{**r, "rank": 1 if r["player"] == forger else r["rank"] + 1} for r in data["view"]["standings"]]
+    data["view"]["standings"] = data["standings"] = sorted(edited, key=lambda r: r["rank"])
+    data["moves"][-1]["scores"] = list(reversed(data["moves"][-1]["scores"]))
+    data["moves"][3]["orders"] = [f"{forger} pass"]  # (what the feed and the move list say)
+    path.write_text(tomli_w.dumps(data, multiline_strings=True))
+    assert judge("audit", path)[0] == 0  # no audit covers those fields
+    code, out, err = judge("site", records.parent, tmp_path / "site")
+    assert code == 0, err
+    page = site_file(tmp_path / "site", "mogul", "g").read_text()
+    assert f"The game is over; winners: <strong>{winner}</strong>" in page
+    assert "The record says otherwise" in page and f"1. {forger}" in page and "not its replay" in page
+    real = "; ".join(e.split(" ", 1)[1] for e in game.log if e.startswith("4 "))
+    assert "its orders at move 4 are not its replay" in page and f'move 4</a>: {real}<' in page
+    head = game.log_head()  # what a player compares with the last report they were sent
+    assert f"Log head: move {head['move']} <code>{head['hash'][:16]}</code>: a report a player received" in page
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert f"winners: {winner};" in index and "the record says otherwise" in index
+    shown = json.loads(site_file(tmp_path / "site", "mogul", "g").with_suffix(".json").read_text())
+    assert list(shown["moves"][-1]["scores"].values()) == data["moves"][-1]["scores"][::-1]  # the replay's
+    league = json.loads(judge("league", records.parent, "--json")[1])["league"][0]["players"]
+    assert next(p for p in league if p["player"] == winner)["wins"] == 1
+    assert next(p for p in league if p["player"] == forger)["wins"] == 0

@@ -49,7 +49,7 @@ from judge.record import archive
 from judge.store import config, gamefile
 
 from mailkit import take_maildir
-from registry import configs, every_name, information, many, positions, redrawn
+from registry import configs, every_name, information, many, positions, redrawn, without_heads
 
 GAMES = many("JUDGE_EDGE_GAMES", 1)
 POSITIONS = many("JUDGE_EDGE_POSITIONS", 3)
@@ -127,10 +127,16 @@ class World:
         return tuple(done.split("\n", 1))
 
     def seen(self, who: str, said: str, head: tuple) -> Seen:
-        mails = sorted((str(m["Subject"]), m.get_content()) for m in self._mails() if m["To"] == address(who))
-        now = self._head()
+        """What `who` was shown, each head of this world's log chain masked (registry.without_heads:
+        keyed by the salt, a head is another random value in every world; the proofs compare
+        which move's head it is, and tests/proofs/test_privacy.py that it is keyed and covers
+        no entry of the move under way)."""
         game = gamefile.load(self.path)
-        commit = () if now[0] == head[0] else (now[1], (self.cfg.archive / f"{game.ruleset.name}/g.toml").read_text())
+        mails = sorted((str(m["Subject"]), without_heads(m.get_content(), game))
+                       for m in self._mails() if m["To"] == address(who))
+        now = self._head()
+        commit = () if now[0] == head[0] else tuple(without_heads(text, game) for text in (
+            now[1], (self.cfg.archive / f"{game.ruleset.name}/g.toml").read_text()))
         return Seen(said, mails, commit, _played(game) != self.placed, _json(game.view(who)), _json(game.view(None)))
 
     def mail(self, who: str, password: str, lines: list[str], message_id: str) -> Seen:
@@ -295,7 +301,8 @@ class Edge:
         rng = Rng(seed * 1000 + game.move)
         for player in game.players:
             other = elsewhere(game, player, seed * 100 + game.move)
-            mine, theirs = information(game, player), information(other, player)
+            mine = {k: without_heads(v, game) for k, v in information(game, player).items()}
+            theirs = {k: without_heads(v, other) for k, v in information(other, player).items()}
             if mine != theirs:  # (test_privacy.py's proof)
                 part = next(k for k in mine if mine[k] != theirs[k])
                 self.found.append(f"{where}: {player}'s {part} already tells the two worlds apart:\n"

@@ -31,7 +31,8 @@ from judge.engine.ruleset import GM, visible_events
 from judge.rulesets.mogul.rules import Mogul
 from judge.rulesets.rumors.ruleset import Rumors
 
-from registry import config_id, configs, contract_line, information, many, new_game, random_bots
+from registry import (config_id, configs, contract_line, information, many, new_game, random_bots, with_heads,
+                      without_heads)
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
@@ -260,10 +261,10 @@ def record_failures(game: Game, seed: int) -> list[str]:
     # could tell nothing apart here (the rows are proved apart, test_every_move_...), and
     # making them replays the game and renders every move's report (a second a call).
     rows: list[dict] = []
-    before, changed = record.dumps(record.build(game, "g", rows=rows)), False
+    before, changed = without_heads(record.dumps(record.build(game, "g", rows=rows)), game), False
     for k in range(TRIES):
-        other = hidden_from_the_public(game, seed, k)
-        after = record.dumps(record.build(other, "g", rows=rows))
+        other = hidden_from_the_public(game, seed, k)  # (its salt and secret entries redrawn: its own heads)
+        after = without_heads(record.dumps(record.build(other, "g", rows=with_heads(rows, other))), other)
         if after != before:
             return [f"{where}: the public record shows a hidden fact:\n{_first_difference(before, after)}"]
         changed = changed or other.state != game.state
@@ -365,7 +366,9 @@ def redrawn_rows(game: Game, seed: int) -> list[dict]:
     return moves.build(game, seen=lambda at: moves.at(hidden_from_the_public(at, seed, 0)))
 
 
-def site_files(rec: dict, out) -> dict[str, bytes]:
+def site_files(rec: dict, out, game: Game) -> dict[str, str]:
+    """The site of the record `rec` of `game`, its file's texts with `game`'s heads masked
+    (registry.without_heads)."""
     from datetime import datetime, timezone
 
     from judge.site import build, listing
@@ -376,7 +379,8 @@ def site_files(rec: dict, out) -> dict[str, bytes]:
     shown = listing.Listing(out, write)  # the game's files, and the index and feed that list it
     shown.put(build.write_game(rec, out, now, write, None))
     shown.save()
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(out)): without_heads(p.read_text(encoding="utf-8"), game)
+            for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def running_positions(config, seed: int) -> list[Game]:
@@ -404,8 +408,8 @@ def test_every_move_of_the_record_and_the_site_are_the_same_whatever_is_hidden(c
                 assert row == other, f"{config_id(config)} seed {seed}: move {row['move']} shows a hidden fact"
             assert len(rows) == len(other_rows) == game.move
             other = hidden_from_the_public(game, seed, 1)
-            mine = site_files(record.build(game, "g", rows=rows), tmp_path / f"{n}a")
-            theirs = site_files(record.build(other, "g", rows=other_rows), tmp_path / f"{n}b")
+            mine = site_files(record.build(game, "g", rows=rows), tmp_path / f"{n}a", game)
+            theirs = site_files(record.build(other, "g", rows=with_heads(other_rows, other)), tmp_path / f"{n}b", other)
             assert mine.keys() == theirs.keys()
             for name in mine:
                 assert mine[name] == theirs[name], f"{config_id(config)} seed {seed}: the site's {name} shows a hidden fact"
@@ -428,3 +432,80 @@ def test_the_records_rows_are_the_reports_at_every_move():
     bots.play_out(game, random_bots(game), moves=120)
     shown = moves.reports(moves.build(game))
     assert [render(at_move(game, m).view(None)) for m in range(1, game.move + 1)] == shown
+
+
+# ---- the log's head -----------------------------------------------------------------------------
+def unkeyed_heads(game: Game) -> list[str]:
+    """Where the heads of `game`'s log chain are not keyed by its secret salt: with another salt,
+    every head after the start must differ (else anyone could test a guess of a secret entry
+    against a head, or see that two logs are alike)."""
+    from judge.engine import chain
+
+    mine = chain.after_each_move(game.commitment, game.salt, game.log)
+    other = chain.after_each_move(game.commitment, f"{int(game.salt, 16) ^ 1:032x}", game.log)
+    return [f"{game.ruleset.name}: the head of move {m} is the same with another salt" for m in mine if mine[m] == other[m]]
+
+
+@pytest.mark.parametrize("name", [rs.name for rs in ruleset.every()])
+def test_the_log_head_is_keyed_by_the_secret_salt_and_binds_every_entry(name):
+    from judge.engine import chain
+
+    game = new_game(name, 3, {}, 8)
+    bots.play_out(game, random_bots(game), moves=40)
+    assert unkeyed_heads(game) == []
+    heads = chain.after_each_move(game.commitment, game.salt, game.log)
+    k = len(game.log) // 2
+    move = int(game.log[k].split(" ", 1)[0])
+    forged = game.copy()
+    forged.log[k] = game.log[k] + "x"  # any entry changed: every head from its move on differs, none before
+    again = chain.after_each_move(forged.commitment, forged.salt, forged.log)
+    assert [m for m in heads if heads[m] != again[m]] == [m for m in heads if m >= move]
+
+
+def test_the_proof_catches_a_head_not_keyed_by_the_salt(monkeypatch):
+    from judge.engine import chain
+
+    game = new_game("rumors", 3, {}, 8)
+    bots.play_out(game, random_bots(game), moves=20)
+    monkeypatch.setattr(chain, "_hmac", lambda salt: lambda message: chain.sha256(message).digest())
+    assert unkeyed_heads(game)
+
+
+def head_told(game: Game) -> list[str]:
+    """What the public and every player are told of the position, heads included, unmasked:
+    each one's information (registry.information: their view, report and `judge status`) and
+    the public record."""
+    rows = moves.build(game)
+    return [record.dumps(record.build(game, "g", rows=rows))] + [
+        json.dumps(information(game, who), sort_keys=True) for who in game.players]
+
+
+@pytest.mark.parametrize("name", [rs.name for rs in ruleset.every() if rs.standing_starts])
+def test_a_secret_entry_of_the_move_under_way_changes_no_head_anyone_is_shown(name):
+    """A standing order given (an entry of the log while the move is under way) is seen by its
+    player alone: the public record and every other player's information, the log's head in
+    `judge status` and the record included, stay byte for byte as they were (a head covering it
+    would change, and so tell that someone gave one)."""
+    game = new_game(name, 3, {}, 4)
+    rng, checked = Rng(40), 0
+    while not game.is_over() and checked < 6:
+        bots.play_one(game, random_bots(game), salt="head")
+        if game.is_over() or rng.below(3):
+            continue
+        player = rng.choice(game.players)
+        examples = game.ruleset.standing_examples(game.state, player)
+        if not examples:
+            continue
+        before, log = head_told(game), len(game.log)
+        try:
+            game.submit(player, [rng.choice(examples)])
+        except JudgeError:
+            continue
+        if len(game.log) != log + 1 or not standing.is_secret_entry(game.log[-1]):
+            continue  # (it carried out an order at once: the move went on)
+        after = head_told(game)
+        for k, who in enumerate(["the public record"] + game.players):
+            if who != player:
+                assert after[k] == before[k], f"{name} move {game.move}: {who} can tell that {player} gave a standing order"
+        checked += 1
+    assert checked, f"{name}: no standing order was given alone"

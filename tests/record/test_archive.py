@@ -302,8 +302,10 @@ def test_the_first_commit_of_a_game_archived_under_way_is_no_new_game(tmp_path):
     message = git(repo, "log", "-1", "--format=%B").strip()
     assert "new game" not in message
     assert message.startswith("mogul/friday: move 3, first record, the game under way: alice, bob, dave (seat carol); ")
-    assert message.splitlines()[-2:] == ["the game master rolled the game back from move 5 to move 3: a typo",
-                                         "dave plays the seat carol from move 3 (was carol)"]
+    assert message.splitlines()[-4:] == ["the game master rolled the game back from move 5 to move 3: a typo",
+                                         "dave plays the seat carol from move 3 (was carol)", "",
+                                         gamefile.load(path).head_line()]
+    assert message.splitlines()[-1].startswith("Log head: move 2 ")
     fresh = tmp_path / "new.toml"
     judge("new", "mogul", fresh, "-p", "alice", "-p", "bob", "-p", "carol", "--seed", "11")
     judge("archive", fresh, "--git", repo)
