@@ -61,9 +61,10 @@ LONGEST_FIRST = ("proofs/", "league/", "gateway/test_watch.py")
 
 
 def pytest_collection_modifyitems(items):
-    """The proofs over every ruleset (up to 40 s a test) and the league's and the watcher's
-    whole games first: run in parallel, a worker that starts one of them last would run alone
-    at the end of the suite while the other waits."""
+    """The proofs over every ruleset (up to 60 s a file) and the league's and the watcher's
+    whole games first: the suite is shared between the workers a file at a time (--dist
+    loadfile: a module's fixtures are made once), and a worker that started one of the longest
+    files last would run alone at the end while the other waits."""
     def rank(item) -> int:
         where = item.nodeid.removeprefix("tests/")
         return next((i for i, start in enumerate(LONGEST_FIRST) if where.startswith(start)), len(LONGEST_FIRST))

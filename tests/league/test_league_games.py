@@ -22,10 +22,6 @@ from mailkit import T0, address, flat, make_site, message, new_game, reply, shor
 H = timedelta(hours=1)
 WINNER_SETUP_SEEDS = range(1, 40)  # setups tried until alice, playing sensibly, wins
 
-# Its tests share a module fixture of finished mail games (about 20 s to play): one worker
-# runs them all (pytest-xdist --dist loadgroup), so it is played once, not once a worker.
-pytestmark = pytest.mark.xdist_group("league-games")
-
 
 class Play:
     """A judge site with a git archive, and mail games played to the end through the gateway

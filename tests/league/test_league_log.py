@@ -26,10 +26,6 @@ from test_league_games import played  # noqa: F401 (the five mail games of the l
 
 GOLDEN = __import__("pathlib").Path(__file__).parents[1] / "golden" / "files" / "2026-11-27-league"
 
-# Its tests share a module fixture of finished mail games (about 20 s to play): one worker
-# runs them all (pytest-xdist --dist loadgroup), so it is played once, not once a worker.
-pytestmark = pytest.mark.xdist_group("league-log")
-
 
 def judge(*args) -> tuple[int, str]:
     result = CliRunner().invoke(app, [str(a) for a in args])
