@@ -26,6 +26,7 @@ it again writes nothing and says what became of the first. A run killed between 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import smtplib
 import socket
@@ -114,6 +115,12 @@ def _recipient(data: bytes) -> str:
     return str(head["To"] or "").lower()
 
 
+def _held(to: str) -> str:
+    """How a recipient is named in a place's file name (`Outbox.keep_place`) and among the
+    recipients a pass holds: an address may hold dots and slashes, its digest none."""
+    return hashlib.sha256(to.lower().encode("utf-8")).hexdigest()[:32]
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -175,11 +182,13 @@ class Outbox:
         answer, which is whole only once every game of the message was changed. Until it is
         filled (`put(..., place=)`) or freed, no mail to `to` written after it is sent, so that
         the answer, and the report it may hold, never comes after the next change's report.
-        The place of a run that died is freed by the next flush."""
-        path = self._ready_dir() / (self._name("place") + ".place")
+        The place of a run that died is freed by the next flush. Its name says whose it is
+        (STAMP.place.PID-N.DIGEST.place): a run that sees it before its recipient is written
+        in it, or once it is gone, knows whom it holds all the same (`_kept_for`)."""
+        path = self._ready_dir() / f"{self._name('place')}.{_held(to)}.place"
         fd = writes.open_write(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600, self.cfg.games)
         try:
-            os.write(fd, to.lower().encode("utf-8"))  # (not synced: after a crash its run is gone)
+            os.write(fd, to.lower().encode("utf-8"))  # (for whoever looks; not synced: after a crash its run is gone)
         except OSError:
             writes.remove(path, self.cfg.games)  # (a full disk: no empty file left behind)
             raise
@@ -323,7 +332,7 @@ class Outbox:
                 data = path.read_bytes()
             except FileNotFoundError:
                 continue
-            to = _recipient(data)
+            to = _held(_recipient(data))
             if to in held:
                 continue
             try:
@@ -342,14 +351,19 @@ class Outbox:
         return noted
 
     def _kept_for(self, name: str) -> set[str]:
-        """The recipient of a place kept by a run that still works on it; the place of a run
-        that died (or older than PART_KEPT) is freed."""
+        """The recipient (`_held`) of a place kept by a run that still works on it, or of one
+        filled or freed since this pass listed the outbox: the mail put at it may have been
+        written after the listing, so the recipient's later mails wait for a pass that sees
+        it (they used to go out before it). The place of a run that died (or older than
+        PART_KEPT) is freed."""
         path = self.dir / name
         try:
-            pid = int(name.split(".")[2].split("-")[0])
-            if time.time() - os.stat(path).st_mtime < PART_KEPT and _alive(pid):
-                return {path.read_text("utf-8")}
-        except (OSError, ValueError, IndexError, UnicodeError):
+            _, _, run, who, _ = name.split(".")
+            if time.time() - os.stat(path).st_mtime < PART_KEPT and _alive(int(run.split("-")[0])):
+                return {who}
+        except FileNotFoundError:  # filled or freed after the listing
+            return {who}
+        except (OSError, ValueError):
             pass
         writes.remove(path, self.cfg.games)
         return set()
