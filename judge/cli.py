@@ -904,7 +904,7 @@ def audit(
                       "game_master_orders": given_by_gm, "set_by_game_master": chosen,
                       "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads],
                       "before_rollbacks": chain.before_rollbacks(game.commitment, game.salt, game.log, heads,
-                                                                 game.corrections)})
+                                                                 game.corrections, game.ended)})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
@@ -912,7 +912,7 @@ def audit(
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
     _say(_chain_said(game_file, last, heads))
-    for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections):
+    for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections, game.ended):
         _say(f"Note: {note}.")
 
 

@@ -108,11 +108,14 @@ def parse(text: str) -> tuple[int, str]:
     return int(move), digits
 
 
-def rolled_back(log, corrections) -> list[tuple[int, list[str]]]:
+def rolled_back(log, corrections, ended=None) -> list[tuple[int, list[str]]]:
     """(the move returned to, the log as it stood just before) of each rollback in the game
     master's trace, the latest first: the log kept before that move, then the entries the
     rollback undid (the game file's trace keeps them whole). A head sent before a rollback, of
-    the move it returned to or a later one, is that log's."""
+    the move it returned to or a later one, is that log's. `ended(log)`: whether a log is a
+    finished game's; no rollback returns from one (judge/record/corrections.py refuses it), so a
+    trace that claims one is a forger's (a whole other game's heads passed off as undone) and is
+    left out."""
     current, out = list(log), []
     for c in reversed(corrections or []):
         undone, to = c.get("undone"), c.get("to_move")
@@ -120,11 +123,13 @@ def rolled_back(log, corrections) -> list[tuple[int, list[str]]]:
             continue
         kept = [e for e in current if (read := LogEntry.read(e)) is not None and read.move < to]
         current = kept + [str(e) for e in undone]
+        if ended is not None and ended(current):
+            break  # (nor is any rollback before it believed: this trace is not the judge's)
         out.append((to, current))
     return out
 
 
-def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=()) -> list[str]:
+def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=(), ended=None) -> list[str]:
     """What is wrong with `log` against the heads a player was sent (each (move, hex digits)):
     one line a head that the log up to its move does not give (nor, for a head sent before a
     rollback of the game master's `corrections`, the log as it stood then), and which move
@@ -132,7 +137,7 @@ def check(commitment: str, salt: str, log, heads: list[tuple[int, str]], correct
     not). [] when every head matches."""
     chained = links(commitment, salt, log)
     last = chained[-1][0]
-    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections)]
+    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections, ended)]
     failed, matched = [], []
     for move, digits in sorted(heads):
         logs = [chained] + [c for to, c in earlier if move >= to]
@@ -159,14 +164,15 @@ def _gives(chained: list[tuple[int, bytes]], move: int, digits: str) -> bool:
     return move <= chained[-1][0] and at(chained, move).hex().startswith(digits)
 
 
-def before_rollbacks(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=()) -> list[str]:
+def before_rollbacks(commitment: str, salt: str, log, heads: list[tuple[int, str]], corrections=(),
+                     ended=None) -> list[str]:
     """For each head that only the log as it stood before a rollback gives (not the log now),
     what that means, to be said with the audit's answer: the player was sent it in a game the
     game master rolled back afterwards (every player was told), so the record's moves from the
     one returned to are another game's; a player who was never told of that rollback has been
     deceived."""
     chained = links(commitment, salt, log)
-    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections)]
+    earlier = [(to, links(commitment, salt, before)) for to, before in rolled_back(log, corrections, ended)]
     out = []
     for move, digits in sorted(heads):
         if _gives(chained, move, digits):

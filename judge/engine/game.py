@@ -575,11 +575,23 @@ class Game:
             return [f"the seed, key, setup and salt (with {begun.name} version {begun.version}, which the game began "
                     f"under) give {made}, not the commitment {self.commitment} published at the start: they were "
                     "changed after the game began"]
-        chained = chain.check(self.commitment, self.salt, self.log, list(heads), self.corrections) if heads else []
+        chained = (chain.check(self.commitment, self.salt, self.log, list(heads), self.corrections, self.ended)
+                   if heads else [])
         try:
             return chained + self.differences(self.replay())
         except JudgeError as e:
             return chained + [f"the log does not replay from the seed and setup: {e}"]
+
+    def ended(self, log: list[str]) -> bool:
+        """Whether `log` (with this game's header) replays to a finished game: a log no rollback
+        can have returned from (judge/engine/chain.py `rolled_back`). One that does not replay
+        is not taken for finished (its heads then match nothing of a player's anyway)."""
+        other = self.copy()
+        other.log = list(log)
+        try:
+            return other.replay().is_over()
+        except JudgeError:
+            return False
 
     def upgraded(self) -> "Game":
         """This game moved to the current version of its ruleset by an entry of the judge in its

@@ -193,3 +193,20 @@ def test_a_finished_record_whose_heads_are_not_its_logs_fails_the_audit(tmp_path
     path.write_text(text.replace(f'head = "{heads[3]}"', f'head = "{heads[4]}"'))
     code, out = judge("audit", path)
     assert code == 5 and "the record shows heads of the log's chain that its log does not give (move 3)" in out
+
+
+def test_a_rollback_invented_to_pass_a_forged_game_off_as_the_real_one_is_not_believed(tmp_path):
+    """A forger claims, in the game master's trace, a rollback to move 1 that undid the whole
+    real game: every head its players were sent would be the log's "as it stood before". No
+    rollback returns from a finished game (judge/record/corrections.py refuses it), so the
+    trace is not believed and the heads fail as for any other game."""
+    real, heads = played()
+    real_path, forged_path = tmp_path / "real.toml", tmp_path / "forged.toml"
+    public.export(real, "friday", real_path)
+    forged = forged_from(gamefile.parse_toml(real_path.read_bytes(), str(real_path)), real, 12)
+    forged.corrections.append({"kind": "rollback", "time": "2026-05-04T12:00:00Z", "from_move": real.move,
+                               "to_move": 1, "reason": "a mistyped order", "undone": list(real.log)})
+    public.export(forged, "friday", forged_path)
+    last = max(heads)
+    code, out = judge("audit", forged_path, "--head", f"{last}:{heads[last][:16]}")
+    assert code == 5 and f"the head of move {last} ({heads[last][:16]}) is not this record's" in out
