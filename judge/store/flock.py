@@ -1,9 +1,10 @@
 """Waiting for a lock another judge process holds (flock), for a bounded time: the one loop of
 the league's index lock, the archive's repository lock and the publishing marks' lock.
 
-Within `waiting` (judge tick's whole run: judge/gateway/deadlines.py) every lock is waited for
-until one deadline, a time.monotonic() instant shared by all: a busy lock makes the command
-wait a bounded total, never a bounded time for each game it publishes."""
+Within `waiting` (judge tick's whole run: judge/gateway/deadlines.py) the locks share one
+budget of waiting: a busy lock makes the command wait a bounded total, never a bounded time
+for each game it publishes. Only time spent waiting counts (a tick that worked for a minute
+still waits for a lock its budget allows)."""
 from __future__ import annotations
 
 import contextvars
@@ -13,25 +14,25 @@ from contextlib import contextmanager
 
 POLL = 0.05  # seconds between two tries
 
-_until: contextvars.ContextVar[float | None] = contextvars.ContextVar("until", default=None)
+_left: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("left", default=None)
 
 
 @contextmanager
 def waiting(seconds: float):
     """Within it, every lock is waited for `seconds` in all (an enclosing `waiting` stands)."""
-    token = _until.set(time.monotonic() + seconds) if _until.get() is None else None
+    token = _left.set([seconds]) if _left.get() is None else None
     try:
         yield
     finally:
         if token is not None:
-            _until.reset(token)
+            _left.reset(token)
 
 
 def deadline(seconds: float) -> float:
-    """Until when (time.monotonic()) to wait for a lock: the command's deadline within
-    `waiting`, else `seconds` from now."""
-    until = _until.get()
-    return time.monotonic() + seconds if until is None else until
+    """Until when (time.monotonic()) to wait for a lock: what is left of the command's budget
+    within `waiting`, else `seconds` from now."""
+    left = _left.get()
+    return time.monotonic() + (seconds if left is None else max(0.0, left[0]))
 
 
 def take(fd: int, until: float | None) -> bool:
@@ -48,4 +49,8 @@ def take(fd: int, until: float | None) -> bool:
             left = until - time.monotonic()
             if left <= 0:
                 return False
+            began = time.monotonic()
             time.sleep(min(POLL, left))
+            budget = _left.get()
+            if budget is not None:  # (within `waiting`: what was waited is spent for every lock)
+                budget[0] -= time.monotonic() - began
