@@ -82,6 +82,16 @@ class Watcher:
         self.say(f"{iso(datetime.now(timezone.utc))} {line}")
 
     # ---- the loop -------------------------------------------------------------------------
+    def due(self, next_tick: float) -> float:
+        """The tick when its time has come, and the mail held in the outbox when its retry is
+        due; the time of the next tick."""
+        if time.monotonic() >= next_tick:
+            self.tick()
+            next_tick = time.monotonic() + self.settings["tick"]
+        if self.mail_due() and time.monotonic() >= self.mail_retry_at:
+            self.send()
+        return next_tick
+
     def run(self) -> None:
         """Until SIGTERM or SIGINT. One watcher a games directory (a lock in .mail/)."""
         lock = writes.open_write(self.cfg.games / ".mail" / "watch.lock", os.O_RDWR | os.O_CREAT, 0o600, self.cfg.games)
@@ -107,11 +117,9 @@ class Watcher:
                 try:
                     if box is not None:
                         self.handle_waiting(box)
-                    if time.monotonic() >= next_tick:  # (after the messages: a message handled by a killed
-                        self.tick()                   # watcher finds its answer still in the outbox)
-                        next_tick = time.monotonic() + s["tick"]
-                    if self.mail_due() and time.monotonic() >= self.mail_retry_at:
-                        self.send()
+                    # (after the messages: a message handled by a killed watcher finds its answer
+                    # still in the outbox)
+                    next_tick = self.due(next_tick)
                     wake = min(next_tick, self.mail_retry_at) if self.mail_due() else next_tick
                     if box is not None:
                         longest = IDLE_LONGEST if box.idle else s["poll"]
@@ -126,6 +134,10 @@ class Watcher:
                 except Exception as e:  # noqa: BLE001 - a host problem (the games directory): logged, tried again
                     self.log(f"failed: {inbox._failure(e)}; trying again in {s['poll']} s")
                     self.host_problem(e, inbox._failure(e))
+                    try:  # the other games' deadlines and the mail held go on meanwhile
+                        next_tick = self.due(next_tick)
+                    except Exception as again:  # noqa: BLE001 - (the tick's own problem: logged)
+                        self.log(f"failed: {inbox._failure(again)}")
                     self._wait(time.sleep, s["poll"])
         except Stopped:
             if box is not None:  # (in the middle of IDLE: no polite logout)

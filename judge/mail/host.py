@@ -144,7 +144,8 @@ def report(cfg, error: BaseException, detail: str, via: str = "mail") -> str:
     ("watch"): its detail written to the judge's log and the game master told, at most once an
     hour for its cause. What became of the note (`tell`; "" when the game master is not told)."""
     log = write_log(cfg, detail, via)
-    return tell_gm(cfg, detail.splitlines()[0], cause_of(error), log, via) if cfg is not None else ""
+    first = (detail.splitlines() or [type(error).__name__])[0]  # (an exception without words)
+    return tell_gm(cfg, first, cause_of(error), log, via) if cfg is not None else ""
 
 
 def tell_gm(cfg, detail: str, cause: str = "other", log: Path | None = None, via: str = "mail",
@@ -209,8 +210,8 @@ def tell_publishing(cfg, warning: str) -> None:
     cause = getattr(warning, "cause", "")
     if not cause or cfg is None or not cfg.has_mail:
         return
-    try:
-        tell_gm(cfg, str(warning), cause, effect=PUBLISHING)
+    try:  # (written to the judge's log first: the note names it, not a log that could not be written)
+        tell_gm(cfg, str(warning), cause, write_log(cfg, str(warning), via="publish"), effect=PUBLISHING)
     except (JudgeError, OSError):
         pass  # (the warning is printed and in GAME.archive.log: the next change tries again)
 

@@ -30,10 +30,10 @@ def results(record: dict) -> tuple[dict, list[str]]:
         for move, said in moves.told(game).items():
             seen.setdefault(move, {}).update(said)
     except Exception as e:  # noqa: BLE001 - a record edited into what no rule replays: no result
-        return ({**record, "view": {**record["view"], "standings": []}, "standings": []},
+        return ({**record, "view": {**(record.get("view") or {}), "standings": []}, "standings": []},
                 [f"its log does not replay from the committed seed ({type(e).__name__}: {e}), so it has no result"])
     standings = tomlable(replayed.ruleset.standings(replayed.state))  # (as the record keeps them)
-    marks, view = [], record["view"]
+    marks, view = [], record.get("view") or {}
     if view.get("standings") != standings:
         marks.append(f"its public view's standings ({_ranking(view.get('standings'))}) are not its replay's "
                      f"({_ranking(standings)})")

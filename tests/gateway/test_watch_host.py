@@ -184,3 +184,38 @@ def test_mail_held_by_an_smtp_outage_goes_out_within_a_minute_of_the_servers_ret
     assert answered_at[0] - back[0] <= 60, (waits, lines)  # no message and no tick woke it meanwhile
     assert max(waits) <= watch.MAIL_RETRY_LONGEST and waits[:3] == [1, 2, 4]  # backing off
     assert sum("mail: cannot send" in line for line in lines) == 1 and any("sent again" in line for line in lines)
+
+
+def test_a_message_that_meets_a_host_problem_stops_no_tick(tmp_path, smtp, monkeypatch):
+    """A message whose game the judge cannot write (a host problem) is tried again each pass;
+    meanwhile the other games' ticks go on (they did not: the pass raised before its tick)."""
+    site = watch_site(tmp_path, smtp)
+    ticks = []
+
+    class Bounded(Clock):
+        def sleep(self, seconds: float) -> None:
+            super().sleep(seconds)
+            watcher.stopping = watcher.stopping or self.now > 1000 + 10 * watcher.settings["tick"]
+
+    clock = Bounded()
+
+    class Broken(Mailbox):
+        class conn:  # (stopped in the middle of a wait: no polite logout)
+            shutdown = staticmethod(lambda: None)
+
+        def waiting(self):
+            raise PermissionError(13, "Permission denied", str(site.game_path()))
+
+    box = Broken([], lambda seconds: None)
+    monkeypatch.setattr(watch, "time", clock)
+    monkeypatch.setattr(watch.imap, "Mailbox", lambda settings: box)
+    monkeypatch.setattr(watch.signal, "signal", lambda *args: None)  # (pytest keeps its own handlers)
+    watcher = watch.Watcher(site.cfg, say=lambda line: None)
+
+    def tick():
+        ticks.append(clock.now)
+        watcher.stopping = len(ticks) >= 3
+
+    monkeypatch.setattr(watcher, "tick", tick)
+    watcher.run()
+    assert len(ticks) == 3 and ticks[-1] - ticks[0] >= 2 * watcher.settings["tick"]
