@@ -177,9 +177,7 @@ def imap_settings(table: dict, path: Path) -> dict:
     if out["move_to"] in (out["folder"], out["quarantine"]) or out["folder"] == out["quarantine"]:
         raise UsageError(f"{where}: folder, move_to and quarantine must be three different folders")
     out["port"] = out["port"] or SECURITY_PORTS[out["security"]]
-    for key in ("password_file", "cafile"):
-        out[key] = str(path.parent / out[key]) if out[key] else ""
-    return out
+    return _files_beside(out, path, where)
 
 
 # [smtp]: each key with its type and default ("" for none)
@@ -216,8 +214,17 @@ def smtp_settings(table: dict, path: Path) -> dict:
     if out["password"] and path.stat().st_mode & 0o077:
         raise UsageError(f"configuration {path} holds the SMTP password but others may read it "
                          f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
+    return _files_beside(out, path, where)
+
+
+def _files_beside(out: dict, path: Path, where: str) -> dict:
+    """`password_file` and `cafile` of [imap] or [smtp], named from judge.toml's folder; a
+    cafile that is no file is refused now (at the first connection it read as the server being
+    down, "No such file or directory" naming no file, and the mail waited for ever)."""
     for key in ("password_file", "cafile"):
         out[key] = str(path.parent / out[key]) if out[key] else ""
+    if out["cafile"] and not Path(out["cafile"]).is_file():
+        raise UsageError(f"{where}: cafile {out['cafile']} is not a file (the certificate of the CA to trust)")
     return out
 
 

@@ -294,6 +294,10 @@ class Turns:
             fail("state.turn_co and state.step must name a company and its step, or neither")
         if turn and state["phase"] != "over" and (state["phase"] != "operating" or not self.operates(state, turn)):
             fail(f"state.turn_co: {turn} does not operate now")
+        if type(state.get("route", False)) is not bool:
+            fail("state.route must be true or false")
         for co, c in state["companies"].items():
             if not 0 <= c.get("tokens", 0) <= len(self.data["tokens"]):
                 fail(f"state.companies.{co}.tokens must be from 0 to {len(self.data['tokens'])}")
+            if type(c.get("arrived", 0)) is not int or c.get("arrived", 0) < 0:  # (the operating order's tie-break)
+                fail(f"state.companies.{co}.arrived must be a move number")

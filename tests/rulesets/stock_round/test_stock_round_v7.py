@@ -346,3 +346,16 @@ def test_a_version_6_game_whose_trains_came_before_its_revenue_stays_at_version_
     result = judge("upgrade", path)
     assert result.exit_code == 3 and "runs before it buys" in flat(result.output)
     assert path.read_bytes() == golden.read_bytes()
+
+
+def test_a_hand_edited_arrival_or_route_is_refused_when_the_file_is_read():
+    """Version 7's own state (a company's arrival on its price, the route of the company in its
+    turn) is checked like the rest: the operating order breaks ties by arrival."""
+    from judge.engine.errors import GameFileError
+
+    for edit, said in ((lambda s, c: c.__setitem__("arrived", "x"), "arrived must be a move number"),
+                       (lambda s, c: s.__setitem__("route", "yes"), "state.route must be true or false")):
+        game = Game.new("stock-round", ["a", "b", "c"], seed=1)
+        edit(game.state, next(iter(game.state["companies"].values())))
+        with pytest.raises(GameFileError, match=said):
+            game.ruleset.check(game.state)
