@@ -54,19 +54,36 @@ def start(commitment: str) -> bytes:
     return sha256(START + commitment.encode()).digest()
 
 
+# The chains this process computed last, by commitment and salt: (the log, its links). A game's
+# log only grows between its reports, so the next head extends the chain from where it stood
+# (every report shows a head: recomputed whole, a long game's reports cost O(entries²) hashes).
+_CHAINS: dict[tuple[str, str], tuple[list[str], list[tuple[int, bytes]]]] = {}
+CHAINS = 64
+
+
 def links(commitment: str, salt: str, log) -> list[tuple[int, bytes]]:
     """(the move of the last entry covered, the link) after each prefix of `log`: the first for
     the empty log (move 0), then one an entry. An entry that is not "MOVE PLAYER TEXT" keeps the
     move before it (its replay fails anyway)."""
-    mac = _hmac(bytes.fromhex(salt))
-    link, move = start(commitment), 0
-    out = [(0, link)]
-    for i, entry in enumerate(log, 1):
+    log, key = list(log), bytes.fromhex(salt)
+    known, out = _CHAINS.get((commitment, salt), ((), ()))
+    if len(known) <= len(log) and log[:len(known)] == known:
+        out = list(out)
+    else:  # (another game, or a log cut back by a rollback)
+        out = [(0, start(commitment))]
+    move, link = out[-1]
+    mac = None
+    for i in range(len(out), len(log) + 1):
+        mac = mac or _hmac(key)
+        entry = log[i - 1]
         read = LogEntry.read(entry)
         move = read.move if read is not None else move
         link = sha256(link + mac(b"%d\n" % i + entry.encode())).digest()
         out.append((move, link))
-    return out
+    if len(_CHAINS) >= CHAINS and (commitment, salt) not in _CHAINS:
+        del _CHAINS[next(iter(_CHAINS))]
+    _CHAINS[(commitment, salt)] = (log, out)
+    return list(out)
 
 
 def head(commitment: str, salt: str, log, upto: int | None = None) -> dict | None:

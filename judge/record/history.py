@@ -83,9 +83,9 @@ def moves(game: Game) -> list[dict]:
     return [rows[m] for m in sorted(rows)]
 
 
-class _Visiting(Game):
+class _Visiting(_Watched):
     """A replay that shows the game at the start of every move to `visit` (the game is shared
-    with the replay: read it at once, never keep it)."""
+    with the replay: read it at once, never keep it), keeping every event as it goes."""
 
     def _apply(self, state, order, rng) -> None:
         if not self.begun:
@@ -101,12 +101,14 @@ class _Visiting(Game):
             self.visit(self._like(state, rng))
 
 
-def each_move(game: Game, visit, start: int = 1) -> None:
+def each_move(game: Game, visit, start: int = 1) -> list[dict]:
     """Replay `game`, calling `visit(game as it stood at the start of move N)` for every move N
     from `start` to the current one (each as `at_move` shows it: a move begun and ended at once
-    by a standing order is shown too)."""
+    by a standing order is shown too). Return every event of the game (`all_events`, from the
+    same replay)."""
     visiting = _replaying(_Visiting, game)
-    visiting.visit, visiting.start, visiting.begun = visit, start, False
+    visiting.visit, visiting.start, visiting.begun, visiting.emitted = visit, start, False, None
     replayed = visiting.replay()
     if not visiting.begun and replayed.move >= start:  # no order applied yet: the setup
         visit(replayed)
+    return replayed.state["events"] if visiting.emitted is None else visiting.emitted

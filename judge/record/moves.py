@@ -101,16 +101,17 @@ def figures(game: Game, view: dict | None = None) -> dict:
     return {"scores": seats if len(seats) == len(game.players) else [], "prices": prices(view), "board": board(view)}
 
 
-def told(game: Game) -> dict[int, dict]:
+def told(game: Game, events: list[dict] | None = None) -> dict[int, dict]:
     """{move: {orders, events}}: each move's log entries as the public sees them and its public
-    events, replaying the game (what a row's `orders` and `events` hold)."""
+    events (`events`: every event of the game, when the caller replayed it already; else the
+    game is replayed), what a row's `orders` and `events` hold."""
     from judge.record import entries, history
 
     out: dict[int, dict] = {}
     for entry in entries.public_log(game):
         number, _, rest = entry.partition(" ")
         out.setdefault(int(number), {"orders": [], "events": []})["orders"].append(rest)
-    for e in history.all_events(game):
+    for e in history.all_events(game) if events is None else events:
         if "to" not in e and isinstance(e.get("move"), int):
             out.setdefault(e["move"], {"orders": [], "events": []})["events"].append(e["text"])
     return out
@@ -195,8 +196,8 @@ def build(game: Game, previous: dict | None = None, seen=at) -> list[dict]:
             rows[now.move]["board"] = drawn = shown["board"]
         last = lines
 
-    history.each_move(game, visit, start=len(kept) + 1)
-    for move, said in told(game).items():
+    events = history.each_move(game, visit, start=len(kept) + 1)
+    for move, said in told(game, events).items():
         if move in rows:
             rows[move].update(said)
     if game.commitment:  # the log's head after each move that has ended (judge/engine/chain.py)

@@ -26,8 +26,9 @@ def results(record: dict) -> tuple[dict, list[str]]:
         game = finished_game(record, record["game"])
         replayed = game.replay()
         seen: dict[int, dict] = {}
-        history.each_move(game, lambda now: seen.__setitem__(now.move, moves.figures(now, now.view(None, report=False))))
-        for move, said in moves.told(game).items():
+        events = history.each_move(
+            game, lambda now: seen.__setitem__(now.move, moves.figures(now, now.view(None, report=False))))
+        for move, said in moves.told(game, events).items():
             seen.setdefault(move, {}).update(said)
     except Exception as e:  # noqa: BLE001 - a record edited into what no rule replays: no result
         return ({**record, "view": {**(record.get("view") or {}), "standings": []}, "standings": []},

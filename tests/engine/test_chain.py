@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from judge.cli import app
@@ -210,3 +211,21 @@ def test_a_rollback_invented_to_pass_a_forged_game_off_as_the_real_one_is_not_be
     last = max(heads)
     code, out = judge("audit", forged_path, "--head", f"{last}:{heads[last][:16]}")
     assert code == 5 and f"the head of move {last} ({heads[last][:16]}) is not this record's" in out
+
+
+def test_a_head_extended_from_the_last_chain_is_the_head_computed_afresh():
+    """The chain of a log is kept to extend it when the log grows (chain.links): a log that grew,
+    was cut back (a rollback), changed in an early entry, or belongs to another game with the
+    same commitment and another salt, gives the links computed from nothing."""
+    commitment, salts = "ab" * 32, ["01" * 16, "02" * 16]
+    entries = [f"{m} alice bid {m}" for m in range(1, 9)]
+    logs = [entries[:3], entries[:6], entries[:6], entries[:2], entries[:8],
+            entries[:4] + ["4 bob pass"] + entries[5:8], entries[:8], []]
+    for log in logs:
+        for salt in salts:
+            kept = chain.links(commitment, salt, log)
+            chain._CHAINS.clear()
+            assert kept == chain.links(commitment, salt, log), (log, salt)
+    chain.links(commitment, salts[0], entries)
+    with pytest.raises(ValueError):  # (a salt that is not hex is refused, as before)
+        chain.links(commitment, "not hex", entries)

@@ -88,7 +88,8 @@ class World:
     def __init__(self, root: Path):
         self.root, self.snapshot, self.snapshot_of = root, root.with_name(root.name + ".placed"), None
         (root / "games").mkdir(parents=True)
-        subprocess.run(["git", "init", "-q", str(root / "archive")], check=True)
+        # (no template: no sample hooks to copy back each time a world is placed again)
+        subprocess.run(["git", "init", "-q", "--template=", str(root / "archive")], check=True)
         subprocess.run(["git", "-C", str(root / "archive"), "config", "user.email", "edge@judge.test"], check=True)
         subprocess.run(["git", "-C", str(root / "archive"), "config", "user.name", "edge"], check=True)
         self.config = root / "judge.toml"
@@ -106,8 +107,8 @@ class World:
         of the same record (which would cost a replay and a record's build for each input)."""
         played, text = _played(game), gamefile.dumps(game)
         if self.snapshot_of == text:
-            shutil.rmtree(self.root)
-            shutil.copytree(self.snapshot, self.root, symlinks=True)
+            _clear(self.root, keep=OBJECTS)
+            shutil.copytree(self.snapshot, self.root, symlinks=True, dirs_exist_ok=True)
             self.placed = played
             return
         gamefile.save(game, self.path)
@@ -115,7 +116,7 @@ class World:
         self._mails()
         self.placed = played
         shutil.rmtree(self.snapshot, ignore_errors=True)
-        shutil.copytree(self.root, self.snapshot, symlinks=True)
+        shutil.copytree(self.root, self.snapshot, symlinks=True, ignore=_objects(self.root))
         self.snapshot_of = text
 
     def _mails(self) -> list[EmailMessage]:
@@ -165,6 +166,25 @@ class World:
         seen = self.seen(who, said, head)
         seen.printed = result.output
         return seen
+
+
+# git's object store only grows (an object is named by its content): a world placed again keeps
+# the objects of the inputs tried since and takes back everything else, its refs and index too.
+OBJECTS = Path("archive", ".git", "objects")
+
+
+def _objects(root: Path):
+    """copytree's `ignore`: the archive's object store."""
+    return lambda folder, names: ["objects"] if Path(folder) == root / OBJECTS.parent else []
+
+
+def _clear(folder: Path, keep: Path) -> None:
+    """Remove everything in `folder` but `keep` (a path below it) and the folders leading to it."""
+    for entry in folder.iterdir():
+        if entry.name != keep.parts[0]:
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        elif len(keep.parts) > 1:
+            _clear(entry, Path(*keep.parts[1:]))
 
 
 def open_box(cfg):

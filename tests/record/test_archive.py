@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from judge.engine import bots, facts, ruleset as registry
 from judge.store import config as configs, gamefile
-from judge.record import entries
+from judge.record import archive, entries
 from judge.cli import app
 from judge.engine.game import Game
 from judge.gateway import deadlines, inbox as gateway
@@ -184,6 +184,8 @@ def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(
     options, setup = short_setup(name, players)
     setup_file = tmp_path / "setup.toml"
     setup_file.write_text(tomli_w.dumps(setup))
+    remembered, known = {}, archive._known  # what each change leaves for the next as its previous record
+    monkeypatch.setattr(archive, "_known", lambda text, data: known(text, remembered.setdefault(text, data)))
     code, out, err = judge("new", name, site.game_path(), *sum((["-p", f"{p}={address(p)}"] for p in players), []),
                            "--observer", OBSERVER, "--seed", SEED, "--setup", setup_file, "--config", config,
                            *sum((["-o", f"{k}={v}"] for k, v in options.items()), []))
@@ -207,7 +209,10 @@ def test_a_mail_game_archived_in_git_leaves_one_commit_per_change_and_no_secret(
     revisions = git(repo, "rev-list", "--all").split()  # newest first
     assert len(revisions) == changes == 1 + len([e for e in game.log if not facts.is_fact(e)])  # (the end's entry: the last change's)
     where = f"{name}/g1.toml"
-    records = [tomllib.loads(text) for text in contents(repo, [f"{r}:{where}" for r in revisions])]
+    texts = contents(repo, [f"{r}:{where}" for r in revisions])
+    records = [tomllib.loads(text) for text in texts]
+    # the record a change built, kept for the next change, is the committed one as TOML reads it
+    assert all(t in remembered for t in texts) and all(remembered[t] == r for t, r in zip(texts, records))
     assert [r["complete"] for r in records] == [True] + [False] * (len(records) - 1)
     running = revisions[1:]  # every commit made while the game ran
     history = git(repo, "log", "-p", *running)  # the messages and every change of every commit
