@@ -271,3 +271,18 @@ def test_a_digest_holds_a_players_notices_in_one_message(tmp_path, hooks, clock)
     got = hooks.take()
     assert len(got) == 1 and got[0][1]["title"] == "game g1: 2 notices"
     assert "Reminder" in got[0][1]["message"] and "Missed order: bob" in got[0][1]["message"]
+
+
+def test_the_examples_of_docs_notices_are_allowed_by_default_and_apprise_reads_them(tmp_path):
+    import re
+    from pathlib import Path
+
+    import apprise
+
+    site = make_site(tmp_path)
+    docs = (Path(__file__).parents[2] / "docs/notices.md").read_text()
+    examples = re.findall(r"\| `([a-z]+://[^`]+)`", docs)
+    assert {u.split(":")[0] for u in examples} == {"discord", "slack", "ntfys", "matrixs", "tgram"}
+    for url in examples:
+        assert notify.check(site.cfg, url) in ("Discord", "Slack", "ntfy", "Matrix", "Telegram")
+        assert apprise.Apprise.instantiate(url, asset=apprise.AppriseAsset(storage_mode="memory")) is not None, url
