@@ -114,9 +114,13 @@ class Sender:
     def _send_group(self, game: str, to: str, notes: list) -> None:
         url, digest, name = self.url_of(game, to)
         st = self.state.setdefault(name, {"failures": 0, "next": 0, "last": 0, "off": False}) if url else None
-        if st is None or st["off"]:  # nobody to tell now (switched off since): nothing waits
+        allowed = url.partition("://")[0] in self.cfg.notify.get("schemes", [])
+        if st is None or st["off"] or not allowed:  # nobody to tell now (switched off, or its scheme no longer allowed)
             for name, _ in notes:
                 writes.remove(self.dir / name, self.cfg.games)
+            if st is not None and not allowed:
+                _log(self.cfg, game, f"notices to {to or 'the public channel'} dropped: [notify] schemes no longer "
+                                     f"allows {notify.service(url)}")
             return
         now = clock()
         if now < st["next"] or (digest and now < st["last"] + 60 * self.cfg.notify["digest"]):

@@ -157,17 +157,22 @@ NOTIFY_KEYS = {"public": (str, ""), "schemes": (list, list(NOTIFY_SCHEMES)), "pr
                "digest": (int, 60), "fail_after": (int, 5), "page": (str, "")}
 
 
+def _no_unknown(table: dict, keys, where: str) -> None:
+    unknown = set(table) - set(keys)
+    if unknown:
+        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+
+
 def notify_settings(table, path: Path) -> dict:
     """The [notify] table checked, with every key's default (docs/notices.md): `public` (a URL
     for every game's public channel), `public_digest` (it gets digests), `schemes`, `private`,
-    `digest` (minutes between two digests, 1 to 1440), `fail_after` (failed deliveries in a row before a URL is switched
-    off, 1 to 100), `page` (the game's page, "{game}" standing for its name)."""
+    `digest` (minutes between two digests, 1 to 1440), `fail_after` (failed deliveries in a
+    row before a URL is switched off, 1 to 100), `page` (the game's page, "{game}" standing
+    for its name)."""
     where = f"configuration {path}: [notify]"
     if not isinstance(table, dict):
         raise UsageError(f"{where} must be a table [notify]")
-    unknown = set(table) - set(NOTIFY_KEYS)
-    if unknown:
-        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    _no_unknown(table, NOTIFY_KEYS, where)
     out = {}
     for key, (kind, default) in NOTIFY_KEYS.items():
         value = table.get(key, default)
@@ -199,9 +204,7 @@ def imap_settings(table: dict, path: Path) -> dict:
     if not table:
         return {}
     where = f"configuration {path}: [imap]"
-    unknown = set(table) - set(IMAP_KEYS)
-    if unknown:
-        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    _no_unknown(table, IMAP_KEYS, where)
     out = {}
     for key, (kind, default) in IMAP_KEYS.items():
         value = table.get(key, default)

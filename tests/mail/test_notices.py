@@ -46,11 +46,7 @@ class Hooks:
 
         self.port = port or free_port()
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @classmethod
-    def on(cls, port: int) -> "Hooks":
-        return cls(port)
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
 
     def take(self) -> list:
         out, self.got = self.got, []
@@ -82,7 +78,7 @@ def notify_site(tmp_path, private: bool = True, extra: str = ""):
     site = make_site(tmp_path)
     path = tmp_path / "judge.toml"
     path.write_text(path.read_text() + f'[notify]\nprivate = {"true" if private else "false"}\n'
-                    f'schemes = ["json", "ntfy"]\n{extra}')
+                    f'schemes = ["json", "ntfy", "discord", "slack"]\n{extra}')
     site.cfg = config.load(path)
     return site
 
@@ -97,7 +93,7 @@ def outbox_files(site, suffix: str) -> list:
     return [p for p in (site.cfg.games / ".mail/outbox").iterdir() if p.name.endswith(suffix)]
 
 
-def test_a_whole_game_gives_one_notice_a_turn_to_the_player_awaited_and_one_public_message(tmp_path, hooks, clock):
+def test_a_whole_mail_game_gives_one_notice_a_turn_to_the_player_awaited_and_one_public_message(tmp_path, hooks, clock):
     site = notify_site(tmp_path)
     new_game(site, setup=short_setup(rounds=2))
     for p in NAMES:
@@ -108,7 +104,7 @@ def test_a_whole_game_gives_one_notice_a_turn_to_the_player_awaited_and_one_publ
     while not game.is_over():
         awaited_before = set(game.awaiting())
         player = game.awaiting()[0]
-        play(site, player)
+        play(site, player)  # (as `judge order --config` gives it: the change of a mail message, mails and all)
         game = site.load()
         got = hooks.take()
         newly = sorted(set(game.awaiting()) - awaited_before) if not game.is_over() else NAMES
@@ -163,16 +159,15 @@ def test_an_address_on_loopback_is_refused_where_it_is_connected_to(tmp_path, ho
 def test_an_outage_keeps_the_notice_and_it_goes_once_the_server_is_back(tmp_path, clock):
     site = notify_site(tmp_path)
     new_game(site)
-    down = Hooks()
-    down.stop()  # nobody listens on its port
-    notify.set_player(site.cfg, "g1", "bob", down.url("bob"))
+    port = free_port()  # nobody listens there yet
+    notify.set_player(site.cfg, "g1", "bob", f"json://127.0.0.1:{port}/bob")
     play(site, site.load().awaiting()[0])
     assert len(outbox_files(site, ".notice")) == 1
     site.outbox().flush()  # tried again at once: the backoff holds it
     assert len(outbox_files(site, ".notice")) == 1
     assert "notice to bob (a JSON webhook) not sent (1 failed in a row): cannot connect" in (
         site.cfg.games / "mail.log").read_text()
-    server = Hooks.on(down.port)
+    server = Hooks(port)
     try:
         clock[0] += 60
         site.outbox().flush()
@@ -286,3 +281,61 @@ def test_the_examples_of_docs_notices_are_allowed_by_default_and_apprise_reads_t
     for url in examples:
         assert notify.check(site.cfg, url) in ("Discord", "Slack", "ntfy", "Matrix", "Telegram")
         assert apprise.Apprise.instantiate(url, asset=apprise.AppriseAsset(storage_mode="memory")) is not None, url
+
+
+def test_discords_and_slacks_payloads_reach_their_webhook_pointed_at_a_local_server(tmp_path, hooks, clock,
+                                                                                     monkeypatch):
+    """Apprise takes no host in discord:// and slack:// URLs: their webhook's address is pointed
+    at the local server here, so that the judge's notice goes out in each service's own format."""
+    from apprise.plugins.discord import NotifyDiscord
+    from apprise.plugins.slack import NotifySlack
+
+    monkeypatch.setattr(NotifyDiscord, "notify_url", f"http://127.0.0.1:{hooks.port}/discord")
+    monkeypatch.setattr(NotifySlack, "webhook_url", f"http://127.0.0.1:{hooks.port}/slack")
+    site = notify_site(tmp_path, extra="")
+    new_game(site)
+    notify.set_player(site.cfg, "g1", "bob", "discord://1234567890/AbCdEfToken")
+    notify.set_player(site.cfg, "g1", "carol", "slack://T1/B2/C3")
+    play(site, site.load().awaiting()[0])
+    play(site, "bob")
+    got = dict(hooks.take())
+    assert "game g1: your turn, move 2" in json.dumps(got["/discord/1234567890/AbCdEfToken"])
+    assert "game g1: your turn, move 3" in json.dumps(got["/slack/T1/B2/C3"])
+
+
+def test_notify_settings_in_judge_toml_are_checked(tmp_path):
+    site = make_site(tmp_path)
+    path = tmp_path / "judge.toml"
+    base = path.read_text()
+    for table, said in [('colour = "red"', "unknown keys: colour"), ('schemes = ["Discord://"]', "URL schemes"),
+                        ("digest = 0", "digest is 1 to 1440"), ('private = "yes"', "private = true or false")]:
+        path.write_text(base + f"[notify]\n{table}\n")
+        with pytest.raises(Exception, match=said):
+            config.load(path)
+    path.write_text(base + '[notify]\npublic = "ntfys://ntfy.sh/g"\n')
+    path.chmod(0o644)
+    with pytest.raises(Exception, match="holds a notice URL"):
+        config.load(path)
+    assert site.cfg.notify["schemes"][:2] == ["discord", "slack"] and site.cfg.notify["private"] is False
+
+
+def test_judge_notify_sets_a_url_without_showing_it(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from judge.cli import app
+
+    site = notify_site(tmp_path)
+    new_game(site)
+    monkeypatch.setenv("JUDGE_CONFIG", str(tmp_path / "judge.toml"))
+    run = CliRunner().invoke
+    said = run(app, ["notify", "g1", "--as", "alice", "-"], input="ntfy://127.0.0.1/hidden-topic\n")
+    assert said.exit_code == 0 and "notices of alice go to ntfy" in said.output and "hidden" not in said.output
+    said = run(app, ["notify", "g1", "--public", "json://127.0.0.1/public-channel"])
+    assert said.exit_code == 0 and said.output.strip() == "game g1: public notices go to a JSON webhook"
+    data = notify.load(site.cfg, "g1")
+    assert data["players"]["alice"]["url"].endswith("hidden-topic") and data["public"].endswith("public-channel")
+    assert run(app, ["notify", "g1", "--as", "dave", "json://x/y"]).exit_code != 0
+    refused = run(app, ["notify", "g1", "--as", "bob", "mailto://me@example.org"])
+    assert refused.exit_code != 0 and "sends no notices through mailto://" in refused.output
+    assert run(app, ["notify", "g1", "--as", "alice", "off"]).exit_code == 0
+    assert "alice" not in notify.load(site.cfg, "g1")["players"]
