@@ -88,8 +88,8 @@ class Sender:
 
     def run(self) -> None:
         names = sorted(os.listdir(self.dir))
-        for name in names:
-            if name.endswith(".sending") and name[:-len(".sending")] + ".notice" not in names:
+        for name in names:  # (one sender at a time: a file .sending is a stopped run's)
+            if name.endswith(".sending"):
                 self._drop(name, "a notice may have gone out while the run that sent it stopped: not sent again")
         groups: dict = {}
         for name in names:

@@ -96,6 +96,8 @@ def set_player(cfg, game: str, player: str, url: str | None, digest: bool | None
     """Set (`url`), switch off (None) or change the digest of a player's notices; their entry.
     `now` marks when a URL was set: set again, it starts afresh (its failures forgotten)."""
     data = load(cfg, game)
+    if url is None and digest is None and player not in data["players"]:
+        return {}  # (nothing to forget: nothing written)
     entry = data["players"].get(player, {"url": "", "digest": False, "since": ""})
     if url is not None:
         entry["url"], entry["since"] = url, now

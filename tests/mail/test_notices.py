@@ -339,3 +339,15 @@ def test_judge_notify_sets_a_url_without_showing_it(tmp_path, monkeypatch):
     assert refused.exit_code != 0 and "sends no notices through mailto://" in refused.output
     assert run(app, ["notify", "g1", "--as", "alice", "off"]).exit_code == 0
     assert "alice" not in notify.load(site.cfg, "g1")["players"]
+
+
+def test_a_seat_handed_on_forgets_the_old_players_url(tmp_path, hooks, clock):
+    from judge.change import corrections
+
+    site = notify_site(tmp_path)
+    new_game(site)
+    notify.set_player(site.cfg, "g1", "bob", hooks.url("bob"))
+    corrections.replace_file(site.game_path(), site.cfg, T0, "bob", "dave", "dave@players.test")
+    assert "bob" not in notify.load(site.cfg, "g1")["players"]
+    play(site, site.load().awaiting()[0])
+    assert hooks.take() == []
