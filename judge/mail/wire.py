@@ -13,7 +13,8 @@ What the server answered is watched at requests' HTTPAdapter.send (wrapped once,
 nothing outside a send), since Apprise says only whether it worked: an HTTP status, the wait
 of a 429 (Retry-After, in seconds or as a date), or that the connection was never made. A URL's
 own `?retry=` is ignored (the plugin's retries set to 0): the judge retries, and counts.
-Apprise's log is kept out of the judge's output (it may name parts of the URL).
+Apprise's log, and urllib3's lines of a notice's requests, are kept out of the judge's output
+(they may name parts of the URL).
 """
 from __future__ import annotations
 
@@ -107,6 +108,8 @@ def _install() -> None:
     log = logging.getLogger("apprise")
     log.addHandler(logging.NullHandler())
     log.propagate = False
+    for name in ("urllib3.connectionpool", "urllib3.util.retry"):  # (at DEBUG they name the request's path)
+        logging.getLogger(name).addFilter(lambda record: _watch.get() is None)
     _installed = True
 
 
@@ -141,9 +144,9 @@ def _never_connected(error: BaseException) -> bool:
 
 def send(url: str, title: str, body: str, private: bool) -> Result:
     """Send one notice to `url`; what became of it (never raising for the server's doing)."""
+    _install()
     import apprise
 
-    _install()
     asset = apprise.AppriseAsset(storage_mode="memory")
     plugin = apprise.Apprise.instantiate(url, asset=asset)
     if plugin is None:

@@ -178,10 +178,11 @@ def test_an_outage_keeps_the_notice_and_it_goes_once_the_server_is_back(tmp_path
         server.stop()
 
 
-def test_a_429_is_waited_for_as_asked_and_the_notice_then_goes_once(tmp_path, hooks, clock):
+def test_a_429_is_waited_for_as_asked_and_the_notice_then_goes_once(tmp_path, hooks, clock, caplog):
+    caplog.set_level("DEBUG")  # (and no log line names the URL, even at DEBUG)
     site = notify_site(tmp_path)
     new_game(site)
-    notify.set_player(site.cfg, "g1", "bob", hooks.url("bob"))
+    notify.set_player(site.cfg, "g1", "bob", hooks.url("bob-7f3k"))
     hooks.answers = [(429, {"Retry-After": "120"})]
     play(site, site.load().awaiting()[0])
     assert hooks.take() == [] and len(outbox_files(site, ".notice")) == 1
@@ -194,6 +195,7 @@ def test_a_429_is_waited_for_as_asked_and_the_notice_then_goes_once(tmp_path, ho
     site.outbox().flush()
     assert hooks.take() == []
     assert "waits 120 s as asked" in (site.cfg.games / "mail.log").read_text()
+    assert "7f3k" not in caplog.text and "7f3k" not in (site.cfg.games / "mail.log").read_text()
 
 
 def test_a_kill_between_the_save_and_the_send_sends_it_once_later_and_a_kill_while_sending_never_twice(
