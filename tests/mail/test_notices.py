@@ -353,3 +353,21 @@ def test_a_seat_handed_on_forgets_the_old_players_url(tmp_path, hooks, clock):
     assert "bob" not in notify.load(site.cfg, "g1")["players"]
     play(site, site.load().awaiting()[0])
     assert hooks.take() == []
+
+
+def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, clock):
+    server = Hooks()
+    try:
+        site = notify_site(tmp_path, extra=f'public = "{server.url("league")}"\npublic_digest = true\ndigest = 30\n')
+        new_game(site)
+        play(site, site.load().awaiting()[0])
+        assert [b["title"] for _, b in server.take()] == ["game g1: move 2"]
+        play(site, "bob")
+        play(site, site.load().awaiting()[0])
+        assert server.take() == []  # (within 30 minutes of the last)
+        clock[0] += 1800
+        site.outbox().flush()
+        got = server.take()
+        assert [b["title"] for _, b in got] == ["game g1: 2 notices"] and "Now move 4" in got[0][1]["message"]
+    finally:
+        server.stop()

@@ -1,6 +1,6 @@
 """Fair play for turn notices (judge/mail/notices.py, docs/notices.md): the whole text of every
 notice a change gives (a player's "your turn", their end of the game, the public channel's
-message) depends only on its recipient's view. At positions of a random game of every
+message) and of the reminder that may follow depends only on its recipient's view. At positions of a random game of every
 ruleset, the next order is given in the real game and in worlds where everything the
 recipient may not know is redrawn (registry.redrawn: the other players' secrets, the undealt
 cards, the generator's future draws, others' standing orders); wherever the recipient's view
@@ -39,6 +39,8 @@ def told(game, player: str, order: str, who) -> tuple[str, list[dict]]:
     after.submit(player, [order])
     wants = {who}
     said = notices.for_change("g1", after, start, before, wants, lambda p: "Deadline: soon.", "https://x/{game}")
+    if who in after.awaiting() and not after.is_over():  # and the reminder judge tick would give them
+        said.append(notices.reminder("g1", who, after.view(who), "Deadline: soon."))
     return sees(after, who or None), [n for n in said if n["to"] == who]
 
 
