@@ -105,10 +105,9 @@ def _install() -> None:
         return response
 
     requests.adapters.HTTPAdapter.send = watched
-    log = logging.getLogger("apprise")
-    log.addHandler(logging.NullHandler())
-    log.propagate = False
-    for name in ("urllib3.connectionpool", "urllib3.util.retry"):  # (at DEBUG they name the request's path)
+    # Apprise's log lines, and urllib3's (at DEBUG they name the request's path), are dropped
+    # while a notice is sent, before any handler sees them
+    for name in ("apprise", "urllib3.connectionpool", "urllib3.util.retry"):
         logging.getLogger(name).addFilter(lambda record: _watch.get() is None)
     _installed = True
 
@@ -147,14 +146,13 @@ def send(url: str, title: str, body: str, private: bool) -> Result:
     _install()
     import apprise
 
-    asset = apprise.AppriseAsset(storage_mode="memory")
-    plugin = apprise.Apprise.instantiate(url, asset=asset)
-    if plugin is None:
-        return Result("no", "Apprise does not understand this URL")
-    plugin.retry = 0
     watch = _Watch(private)
-    token = _watch.set(watch)
+    token = _watch.set(watch)  # (from here Apprise's log is silent: it names the URL when it reads it)
     try:
+        plugin = apprise.Apprise.instantiate(url, asset=apprise.AppriseAsset(storage_mode="memory"))
+        if plugin is None:
+            return Result("no", "Apprise does not understand this URL")
+        plugin.retry = 0
         ok = plugin.notify(body=body, title=title)
     except Exception as e:  # noqa: BLE001 - a plugin's own failure is this notice's, never the run's
         ok, why = False, type(e).__name__
