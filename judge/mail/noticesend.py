@@ -147,19 +147,20 @@ class Sender:
         who = f"the public channel ({notify.service(url)})" if to == PUBLIC else f"{to} ({notify.service(url)})"
         if result.sent == "yes":
             st.update(failures=0, next=0, last=clock())
-        elif result.sent == "unknown":
-            _log(self.cfg, game, f"notice to {who}: {result.why}; it may have arrived: not sent again")
-        if result.sent != "no":
+        if result.sent != "no":  # gone, or it may have arrived: never sent again
             for path in paths:
                 writes.remove(path.with_suffix(".sending"), self.cfg.games)
-            return True
-        for path in paths:
-            writes.rename(path.with_suffix(".sending"), path, self.cfg.games)
+            if result.sent == "yes":
+                return True
+            _log(self.cfg, game, f"notice to {who}: {result.why}; it may have arrived: not sent again")
+        else:
+            for path in paths:
+                writes.rename(path.with_suffix(".sending"), path, self.cfg.games)
         if result.wait:
             st["next"] = clock() + result.wait
             _log(self.cfg, game, f"notice to {who}: {result.why}: waits {result.wait:.0f} s as asked")
             return False
-        st["failures"] += 1
+        st["failures"] += 1  # (a notice that may have arrived counts too: a server that never answers is switched off)
         st["next"] = clock() + backoff(st["failures"])
         _log(self.cfg, game, f"notice to {who} not sent ({st['failures']} failed in a row): {result.why}")
         if st["failures"] >= self.cfg.notify["fail_after"]:

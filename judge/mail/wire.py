@@ -4,7 +4,7 @@ when a notice is sent: judge/mail/noticesend.py).
 The address is checked where it is connected to, not by its name: an audit hook
 (sys.addaudithook) sees every `socket.connect` of this process, and while a notice is being
 sent it refuses an address on loopback, a private network, link-local, multicast or reserved
-(IPv4-mapped IPv6 unwrapped), unless [notify] private = true. So a name that resolves to a
+(an IPv4 address inside IPv6 unwrapped: mapped, 6to4, NAT64), unless [notify] private = true. So a name that resolves to a
 public address when checked and to 127.0.0.1 when connected to (DNS rebinding), a redirect,
 or a plugin that connects twice, are all checked on the address actually used. Outside a
 send the hook does nothing.
@@ -57,8 +57,10 @@ def refusal(address, private: bool) -> str:
         ip = ipaddress.ip_address(address[0].split("%")[0])
     except ValueError:
         return f"an address that is not an IP address ({address[0]})"
-    if ip.version == 6 and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
+    if ip.version == 6:  # an IPv4 address inside: mapped, 6to4 or NAT64's
+        inner = ip.ipv4_mapped or ip.sixtofour or (
+            ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF) if ip in ipaddress.ip_network("64:ff9b::/96") else None)
+        ip = inner or ip
     if ip.is_loopback:
         return f"{ip} is on loopback"
     if ip.is_private or ip.is_link_local or ip.is_multicast or ip.is_reserved or ip.is_unspecified \

@@ -21,8 +21,9 @@ from mailkit import NAMES, T0, address, block, flat, free_port, make_site, messa
 
 
 class Hooks:
-    """A local web server that records every POST: (path, JSON body). `answers` are the
-    statuses of the next requests (then 200), each (status, headers)."""
+    """A local web server that records every POST it takes: (path, JSON body). `answers` are
+    the statuses of the next requests (then 200), each (status, headers); status 0 takes the
+    notice and closes the connection without an answer."""
 
     def __init__(self, port: int = 0):
         self.got, self.answers = [], []
@@ -32,6 +33,10 @@ class Hooks:
             def do_POST(self):
                 data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 status, headers = hooks.answers.pop(0) if hooks.answers else (200, {})
+                if status == 0:  # taken, and the connection lost before the answer
+                    hooks.got.append((self.path, json.loads(data)))
+                    self.close_connection = True
+                    return
                 if status == 200:
                     hooks.got.append((self.path, json.loads(data)))
                 self.send_response(status)
@@ -371,3 +376,29 @@ def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, 
         assert [b["title"] for _, b in got] == ["game g1: 2 notices"] and "Now move 4" in got[0][1]["message"]
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("address,said", [
+    ("127.0.0.1", "on loopback"), ("::1", "on loopback"), ("::ffff:127.0.0.1", "on loopback"),
+    ("10.1.2.3", "private network"), ("192.168.0.9", "private network"), ("169.254.169.254", "private network"),
+    ("fd00::1", "private network"), ("100.64.0.1", "private network"), ("2002:7f00:1::", "on loopback"),
+    ("64:ff9b::a00:1", "private network"), ("0.0.0.0", "private network"), ("93.184.216.34", ""),
+    ("2606:4700::1111", "")])
+def test_the_address_connected_to_is_refused_on_loopback_and_private_networks(address, said):
+    from judge.mail import wire
+
+    assert said in wire.refusal((address, 443), private=False) and bool(said) == bool(wire.refusal((address, 443), False))
+    assert wire.refusal((address, 443), private=True) == ""
+
+
+def test_a_notice_whose_answer_never_came_is_not_sent_again(tmp_path, hooks, clock):
+    site = notify_site(tmp_path)
+    new_game(site)
+    notify.set_player(site.cfg, "g1", "bob", hooks.url("bob"))
+    hooks.answers = [(0, {})]
+    play(site, site.load().awaiting()[0])
+    assert len(hooks.take()) == 1 and not outbox_files(site, ".notice") and not outbox_files(site, ".sending")
+    clock[0] += 3600
+    site.outbox().flush()
+    assert hooks.take() == []
+    assert "it may have arrived: not sent again" in (site.cfg.games / "mail.log").read_text()
