@@ -112,12 +112,12 @@ class Sender:
         _log(self.cfg, name.split(".")[1], why)
 
     def _send_group(self, game: str, to: str, notes: list) -> None:
-        url, digest, name = self.url_of(game, to)
-        st = self.state.setdefault(name, {"failures": 0, "next": 0, "last": 0, "off": False}) if url else None
+        url, digest, key = self.url_of(game, to)
+        st = self.state.setdefault(key, {"failures": 0, "next": 0, "last": 0, "off": False}) if url else None
         allowed = url.partition("://")[0] in self.cfg.notify.get("schemes", [])
         if st is None or st["off"] or not allowed:  # nobody to tell now (switched off, or its scheme no longer allowed)
-            for name, _ in notes:
-                writes.remove(self.dir / name, self.cfg.games)
+            for file, _ in notes:
+                writes.remove(self.dir / file, self.cfg.games)
             if st is not None and not allowed:
                 _log(self.cfg, game, f"notices to {to or 'the public channel'} dropped: [notify] schemes no longer "
                                      f"allows {notify.service(url)}")
@@ -127,19 +127,19 @@ class Sender:
             return
         units = [notes] if digest and len(notes) > 1 else [[n] for n in notes]
         for unit in units:
-            if not self._send_unit(game, to, (url, name), st, unit):
+            if not self._send_unit(game, to, (url, key), st, unit):
                 return
 
     def _send_unit(self, game: str, to: str, target: tuple, st: dict, unit: list) -> bool:
         from judge.mail import wire
 
-        url, name = target
+        url = target[0]
         if len(unit) == 1:
             title, body = unit[0][1]["title"], unit[0][1]["body"]
         else:
             title = f"game {game}: {len(unit)} notices"
             body = "\n\n".join(n["body"] for _, n in unit)
-        paths = [self.dir / name for name, _ in unit]
+        paths = [self.dir / file for file, _ in unit]
         for path in paths:
             writes.rename(path, path.with_suffix(".sending"), self.cfg.games)
         gamefile.sync_directory_of(paths[0])
@@ -162,7 +162,7 @@ class Sender:
             return False
         st["failures"] += 1  # (a notice that may have arrived counts too: a server that never answers is switched off)
         st["next"] = clock() + backoff(st["failures"])
-        _log(self.cfg, game, f"notice to {who} not sent ({st['failures']} failed in a row): {result.why}")
+        _log(self.cfg, game, f"notice to {who} failed ({st['failures']} in a row): {result.why}")
         if st["failures"] >= self.cfg.notify["fail_after"]:
             self._switch_off(game, to, target, st, result.why)
         return False
@@ -170,16 +170,16 @@ class Sender:
     def _switch_off(self, game: str, to: str, target: tuple, st: dict, why: str) -> None:
         """Switch the URL off, drop what waits for it, tell its owner once (the outbox puts the
         mail with a key: once, however often this is reached)."""
-        url, name = target
+        url, key = target
         st["off"] = True
-        for name in os.listdir(self.dir):
-            if name.endswith(".notice"):
+        for file in os.listdir(self.dir):
+            if file.endswith(".notice"):
                 try:
-                    notice = decode((self.dir / name).read_bytes())
+                    notice = decode((self.dir / file).read_bytes())
                 except FileNotFoundError:
                     continue
                 if notice and notice["game"] == game and notice["to"] == to:
-                    writes.remove(self.dir / name, self.cfg.games)
+                    writes.remove(self.dir / file, self.cfg.games)
         service, count = notify.service(url), st["failures"]
         address = self.cfg.gm
         if to != PUBLIC:
@@ -192,7 +192,7 @@ class Sender:
                  else "send 'notify URL' in a block for the game to set one again")
         body = (f"The judge could not deliver {whose} of game {game} through {service}: {count} tries in a row "
                 f"failed (the last: {why}). They are switched off; {again}.\n")
-        self.tell.append((address, f"game {game}: notices switched off", body, f"notify-off-{name}"))
+        self.tell.append((address, f"game {game}: notices switched off", body, f"notify-off-{key}"))
         _log(self.cfg, game, f"notices to {to or 'the public channel'} ({service}) switched off after {count} failures")
 
 

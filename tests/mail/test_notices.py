@@ -170,7 +170,7 @@ def test_an_outage_keeps_the_notice_and_it_goes_once_the_server_is_back(tmp_path
     assert len(outbox_files(site, ".notice")) == 1
     site.outbox().flush()  # tried again at once: the backoff holds it
     assert len(outbox_files(site, ".notice")) == 1
-    assert "notice to bob (a JSON webhook) not sent (1 failed in a row): cannot connect" in (
+    assert "notice to bob (a JSON webhook) failed (1 in a row): cannot connect" in (
         site.cfg.games / "mail.log").read_text()
     server = Hooks(port)
     try:
@@ -252,6 +252,8 @@ def test_a_url_that_keeps_failing_is_switched_off_and_its_player_told_once(tmp_p
     assert len(told) == 1 and told[0]["To"] == address("bob")
     assert "a JSON webhook: 2 tries in a row failed (the last: HTTP 404)" in flat(text(told[0]))
     assert str(hooks.port) not in text(told[0]) and not outbox_files(site, ".notice")
+    kept = [p.name for p in (site.cfg.games / ".mail/sent").rglob("notify-off-*")]  # (told once: its key kept)
+    assert len(kept) == 1 and len(kept[0]) == len("notify-off-") + 32
     play(site, "bob")
     play(site, site.load().awaiting()[0])
     clock[0] += 7200
