@@ -419,7 +419,7 @@ class Run:
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
     asked: set = field(default_factory=set)  # the answering lines given in this block (each once)
     hide: object = None  # hides the message's passwords in a text (hide_passwords)
-    notify: list = field(default_factory=list)  # (player, URL or None, digest) of `notify` lines, set once applied
+    notify: list = field(default_factory=list)  # (player, URL, digest) of `notify` lines (None: unchanged; both: off)
 
     def __post_init__(self):
         self.start_move = self.game.move

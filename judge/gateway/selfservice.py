@@ -298,7 +298,7 @@ def _notify(run, player, args):
     elif word == "digest":
         if not entry:
             raise JudgeError("set a URL first: notify URL")
-        run.notify.append((player, entry["url"], True))
+        run.notify.append((player, None, True))  # (its URL kept as it is)
         minutes = run.cfg.notify.get("digest", 60)
         run.answers.append(f"Your notices for game {run.name} come as a digest, at most one every {minutes} minutes "
                            f"({notify.service(entry['url'])}).")

@@ -146,6 +146,9 @@ def test_notify_by_mail_answers_with_the_service_and_the_url_is_nowhere_else(tmp
     assert not [p for p in everywhere if b"secret-topic-4711" in p.read_bytes()]
     refused = send(site, message(address("bob"), block("bob", pw["bob"], "notify https://example.org/x")))
     assert "sends no notices through https://" in text(refused[0])
+    mails = send(site, message(address("alice"), block("alice", pw["alice"], "notify digest")))
+    assert "come as a digest, at most one every 60 minutes (ntfy)" in flat(text(mails[0]))
+    assert notify.load(site.cfg, "g1")["players"]["alice"] == {"url": url, "digest": True, "since": "2026-05-01T12:00:00Z"}
     mails = send(site, message(address("alice"), block("alice", pw["alice"], "notify off")))
     assert "switched off" in text(mails[0]) and "alice" not in notify.load(site.cfg, "g1")["players"]
 
