@@ -38,6 +38,7 @@ from judge.store import gamefile
 
 STATE = ".mail/notify/state.json"
 MAX_BACKOFF = 3600  # seconds
+MAX_DIGEST = 1800  # characters of a digest's notices (Discord takes 2000): the latest kept
 clock = time.time  # (tests move it)
 
 
@@ -138,7 +139,11 @@ class Sender:
             title, body = unit[0][1]["title"], unit[0][1]["body"]
         else:
             title = f"game {game}: {len(unit)} notices"
-            body = "\n\n".join(n["body"] for _, n in unit)
+            bodies = [n["body"] for _, n in unit]
+            while len(bodies) > 1 and sum(len(b) + 2 for b in bodies) > MAX_DIGEST:  # the latest kept
+                bodies.pop(0)
+            left = len(unit) - len(bodies)
+            body = (f"({left} earlier notice{'s' if left != 1 else ''} left out)\n\n" if left else "") + "\n\n".join(bodies)
         paths = [self.dir / file for file, _ in unit]
         for path in paths:
             writes.rename(path, path.with_suffix(".sending"), self.cfg.games)

@@ -365,7 +365,8 @@ def test_a_seat_handed_on_forgets_the_old_players_url(tmp_path, hooks, clock):
     assert hooks.take() == []
 
 
-def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, clock):
+def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, clock, monkeypatch):
+    monkeypatch.setattr(noticesend, "MAX_DIGEST", 40)  # (a digest is bounded: its latest notices kept)
     server = Hooks()
     try:
         site = notify_site(tmp_path, extra=f'public = "{server.url("league")}"\npublic_digest = true\ndigest = 30\n')
@@ -379,6 +380,7 @@ def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, 
         site.outbox().flush()
         got = server.take()
         assert [b["title"] for _, b in got] == ["game g1: 2 notices"] and "Now move 4" in got[0][1]["message"]
+        assert got[0][1]["message"].startswith("(1 earlier notice left out)") and "Now move 3" not in got[0][1]["message"]
     finally:
         server.stop()
 
