@@ -1093,7 +1093,7 @@ def notify(
     """Send a mail game's turn notices through Apprise (docs/notices.md): a player's (--as
     PLAYER) or the public channel's (--public). The URL is a secret: it is kept in the games
     directory's .mail/notify/ (0600) and never shown again."""
-    from judge.mail import notify as notices
+    from judge.mail import host, notify as notices
     from judge.store import config as configs
 
     if public == (as_ is not None):
@@ -1101,6 +1101,7 @@ def notify(
     if url == "-":
         url = sys.stdin.readline().strip()
     cfg = configs.load(config).require_mail()
+    host.check_user(cfg.games)  # (the files it writes are the games directory owner's)
     _say(notices.set_by_gm(cfg, game, as_, url, digest, _now(now).strftime("%Y-%m-%dT%H:%M:%SZ")))
 
 

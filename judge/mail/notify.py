@@ -133,12 +133,11 @@ def players_told(cfg, game: str) -> set:
 
 def set_by_gm(cfg, name: str, player: str | None, url: str, digest: bool, now: str) -> str:
     """`judge notify`: set `player`'s URL (None: the game's public channel; "off" removes it),
-    under the game's lock; what to say (the service's name, never the URL)."""
+    under the game's lock; what to say (the service's name, never the URL). The caller has
+    checked that this user owns the games directory (judge/mail/host.py check_user)."""
     from judge.engine.errors import UsageError
-    from judge.mail import host
     from judge.store import gamefile
 
-    host.check_user(cfg.games)  # (its files are the games directory owner's)
     path = cfg.game_path(name)
     if path is None:
         raise UsageError(f"there is no mail game {name} in {cfg.games}")
