@@ -55,6 +55,12 @@ def _load_state(cfg) -> dict:
 
 
 def _save_state(cfg, state: dict) -> None:
+    """The state written, without the URLs that have nothing to remember (no failure, not
+    switched off, no wait, nothing sent for longer than any digest waits): it does not grow
+    with every URL ever set."""
+    now = clock()
+    state = {k: v for k, v in state.items()
+             if v.get("failures") or v.get("off") or v.get("next", 0) > now or v.get("last", 0) > now - 60 * 1440}
     writes.make_folder(cfg.games / notify.FOLDER, cfg.games, 0o700)
     writes.write_atomic(cfg.games / STATE, json.dumps(state, sort_keys=True).encode("utf-8"), 0o600, cfg.games)
 

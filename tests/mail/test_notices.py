@@ -409,3 +409,14 @@ def test_a_notice_whose_answer_never_came_is_not_sent_again(tmp_path, hooks, clo
     site.outbox().flush()
     assert hooks.take() == []
     assert "it may have arrived: not sent again" in (site.cfg.games / "mail.log").read_text()
+
+
+def test_the_senders_state_keeps_only_urls_with_something_to_remember(tmp_path, clock):
+    site = make_site(tmp_path)
+    now = clock[0]
+    noticesend._save_state(site.cfg, {"failing": {"failures": 2, "next": 0, "last": 0, "off": False},
+                                      "off": {"failures": 0, "next": 0, "last": 0, "off": True},
+                                      "waiting": {"failures": 0, "next": now + 60, "last": 0, "off": False},
+                                      "recent": {"failures": 0, "next": 0, "last": now - 3600, "off": False},
+                                      "quiet": {"failures": 0, "next": 0, "last": now - 2 * 86400, "off": False}})
+    assert sorted(noticesend._load_state(site.cfg)) == ["failing", "off", "recent", "waiting"]
