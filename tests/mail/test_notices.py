@@ -109,8 +109,8 @@ def test_a_whole_mail_game_gives_one_notice_a_turn_to_the_player_awaited_and_one
     while not game.is_over():
         awaited_before = set(game.awaiting())
         player = game.awaiting()[0]
-        play(site, player)  # (as `judge order --config` gives it: the change of a mail message, mails and all)
-        game = site.load()
+        play(site, player)  # (as `judge order --config` gives it: the change of a mail message, mails and all;
+        game = site.load()  # an order by mail: the next test)
         got = hooks.take()
         newly = sorted(set(game.awaiting()) - awaited_before) if not game.is_over() else NAMES
         public = [body for path, body in got if path == "/public"]
@@ -136,21 +136,25 @@ def test_notify_by_mail_answers_with_the_service_and_the_url_is_nowhere_else(tmp
     pw = new_game(site)
     site.take()
     url = hooks.url("secret-topic-4711", "ntfy")
-    mails = send(site, message(address("alice"), block("alice", pw["alice"], f"notify {url}")))
-    answer = text([m for m in mails if m["To"] == address("alice")][0])
+    mails = send(site, message(address("bob"), block("bob", pw["bob"], f"notify {url}")))
+    answer = text([m for m in mails if m["To"] == address("bob")][0])
     assert "go to ntfy" in answer and "secret-topic-4711" not in answer
-    assert notify.load(site.cfg, "g1")["players"]["alice"]["url"] == url
+    assert notify.load(site.cfg, "g1")["players"]["bob"]["url"] == url
+    first = site.load().awaiting()[0]
+    order = bots.choose(site.load(), first)
+    send(site, message(address(first), block(first, pw[first], f"#1 {order}")))  # an order by mail: bob's turn
+    assert [(b["topic"], b["title"]) for _, b in hooks.take()] == [("secret-topic-4711", "game g1: your turn, move 2")]
     secret = site.cfg.games / ".mail/notify/g1.toml"
     assert secret.stat().st_mode & 0o777 == 0o600
-    everywhere = [p for p in tmp_path.rglob("*") if p.is_file() and p != secret and ".mail/outbox" not in str(p)]
+    everywhere = [p for p in tmp_path.rglob("*") if p.is_file() and p != secret]
     assert not [p for p in everywhere if b"secret-topic-4711" in p.read_bytes()]
-    refused = send(site, message(address("bob"), block("bob", pw["bob"], "notify https://example.org/x")))
+    refused = send(site, message(address("carol"), block("carol", pw["carol"], "notify https://example.org/x")))
     assert "sends no notices through https://" in text(refused[0])
-    mails = send(site, message(address("alice"), block("alice", pw["alice"], "notify digest")))
+    mails = send(site, message(address("bob"), block("bob", pw["bob"], "notify digest")))
     assert "come as a digest, at most one every 60 minutes (ntfy)" in flat(text(mails[0]))
-    assert notify.load(site.cfg, "g1")["players"]["alice"] == {"url": url, "digest": True, "since": "2026-05-01T12:00:00Z"}
-    mails = send(site, message(address("alice"), block("alice", pw["alice"], "notify off")))
-    assert "switched off" in text(mails[0]) and "alice" not in notify.load(site.cfg, "g1")["players"]
+    assert notify.load(site.cfg, "g1")["players"]["bob"] == {"url": url, "digest": True, "since": "2026-05-01T12:00:00Z"}
+    mails = send(site, message(address("bob"), block("bob", pw["bob"], "notify off")))
+    assert "switched off" in text(mails[0]) and "bob" not in notify.load(site.cfg, "g1")["players"]
 
 
 def test_an_address_on_loopback_is_refused_where_it_is_connected_to(tmp_path, hooks, clock):
