@@ -166,10 +166,13 @@ def send(url: str, title: str, body: str, private: bool) -> Result:
         return Result("yes")
     if watch.refused:
         return Result("no", f"refused: {watch.refused} ([notify] private = true allows it)")
-    if watch.statuses and watch.statuses[-1][0] == 429:
-        return Result("no", "HTTP 429 (too many requests)", retry_after(watch.statuses[-1][1]))
-    if watch.statuses and watch.statuses[-1][0] >= 300:
-        return Result("no", f"HTTP {watch.statuses[-1][0]}")
+    status, wait = watch.statuses[-1] if watch.statuses else (0, "")
+    if status == 429:
+        return Result("no", "HTTP 429 (too many requests)", retry_after(wait))
+    if status >= 300:
+        return Result("no", f"HTTP {status}")
+    if status:  # the service took it, and yet Apprise (or its plugin) failed after
+        return Result("unknown", f"the service answered HTTP {status}, then the notice failed ({why or 'Apprise'})")
     if watch.errors:
         if _never_connected(watch.errors[-1]):
             return Result("no", "cannot connect")
