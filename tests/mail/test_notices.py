@@ -72,6 +72,14 @@ def hooks():
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def cheap_passwords(monkeypatch):
+    """Each test's game is new: its passwords hashed cheaply (the stored hash says how)."""
+    from judge.mail import passwords
+
+    monkeypatch.setattr(passwords, "N", 2**4)
+
+
 @pytest.fixture
 def clock(monkeypatch):
     now = [1_000_000.0]
