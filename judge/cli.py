@@ -1079,6 +1079,33 @@ def _record_history(record: dict, as_json: bool) -> None:
 
 
 @app.command()
+def notify(
+    game: str,
+    url: str = typer.Argument(..., help="an Apprise URL (discord://ID/TOKEN, ntfys://HOST/TOPIC ...), - to read it "
+                              "from the standard input (kept out of the shell's history), or off"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the player whose notices go there"),
+    public: bool = typer.Option(False, "--public", help="the game's public channel (news everyone may see)"),
+    digest: bool = typer.Option(False, "--digest", help="the player's notices in one digest at most every "
+                                "[notify] digest minutes"),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = _now_option(),
+) -> None:
+    """Send a mail game's turn notices through Apprise (docs/notices.md): a player's (--as
+    PLAYER) or the public channel's (--public). The URL is a secret: it is kept in the games
+    directory's .mail/notify/ (0600) and never shown again."""
+    from judge.mail import host, notify as notices
+    from judge.store import config as configs
+
+    if public == (as_ is not None):
+        raise UsageError("give --as PLAYER or --public")
+    if url == "-":
+        url = sys.stdin.readline().strip()
+    cfg = configs.load(config).require_mail()
+    host.check_user(cfg.games)  # (the files it writes are the games directory owner's)
+    _say(notices.set_by_gm(cfg, game, as_, url, digest, _now(now).strftime("%Y-%m-%dT%H:%M:%SZ")))
+
+
+@app.command()
 def rollback(
     game_file: Path,
     to: int = typer.Option(..., "--to", help="the move to return to (its orders and all after are undone)"),

@@ -36,14 +36,17 @@ def seat_handed(game: Game, cfg, name: str, old: str, new: str, when: str, reaso
                 address: str | None = None) -> tuple[str, str, list, str]:
     """`hand_seat`, and what it tells, for the shell's `judge replace` and the game master's
     `replace` by mail alike: (the seat, the password, the mails: the new player's welcome and,
-    when the address changes, the old player's goodbye; the notice every player is told)."""
+    when the address changes, the old player's goodbye; the notice every player is told). The
+    old player's notice URL (judge/mail/notify.py) is forgotten."""
     mails = []
     before = game.meta["mail"]["players"][corrections.seat_of(game, old)]["address"] if "mail" in game.meta else ""
     seat, password = hand_seat(game, old, new, when, reason, address)
     if password and cfg is not None:
+        from judge.mail import notify
         from judge.mail.mailgame import MailGame
         from judge.mail.outbox import compose
 
+        notify.set_player(cfg, name, seat, None)  # the old player's notice URL is theirs, not the seat's
         mails.append(MailGame(game, name).welcome(cfg, seat, password))
         if before != address.lower():
             mails.append(compose(cfg, before, f"game {name}: you no longer play {seat}",

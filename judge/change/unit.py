@@ -47,6 +47,9 @@ class Change:
         self.notices: list[str] = []  # for everyone, with their reports
         self.mails: list = []  # more mails of this change, before the reports (welcomes)
         self.later: list = []  # and after them (what tells a player the new position)
+        self.told: list = []  # notices (judge/mail/notices.py) the caller adds: a reminder, a default order
+        self.notes: list | None = None  # the change's notices, queued with its mails (`ready`)
+        self.awaited_before: list = []
         self.outcome = ""  # the journal's line ("" : the notices)
         self.journal: dict = {}  # more fields of the journal's line
         self.restart = False  # the deadline starts anew although the move did not change
@@ -88,6 +91,7 @@ class Change:
         mail = self.mail
         if mail is not None and self.cfg is not None:
             self.before = mail.snapshot()
+            self.awaited_before = self.game.awaiting()
         self.reports = True
 
     def ready(self) -> list:
@@ -100,10 +104,25 @@ class Change:
             mail, mails = self.mail, list(self.mails)
             if mail is not None and (self.game.move != self.start_move or self.restart):
                 mail.reset_deadline(self.now)  # (a configuration or not: the game file's deadline)
+            notes = list(self.told)
             if mail is not None and self.cfg is not None and self.reports:
                 mails += mail.mails(self.cfg, self.before, self.notices)
-            self.sent = mails + self.later
+                notes = self._notices(mail) + notes
+            self.sent, self.notes = mails + self.later, notes
         return self.sent
+
+    def _notices(self, mail) -> list:
+        """The notices of the change to those with a notice URL (judge/mail/notices.py)."""
+        if not self.cfg.notify.get("public") and not (self.cfg.games / ".mail/notify").is_dir():
+            return []  # (nobody has a notice URL: nothing read)
+        from judge.mail import notices, notify
+
+        urls = notify.load(self.cfg, self.name)
+        wants = set(urls["players"]) | ({notices.PUBLIC} if notify.public_url(self.cfg, self.name, urls) else set())
+        if not wants:
+            return []
+        return notices.for_change(self.name, self.game, self.start_move, self.awaited_before, wants,
+                                  mail.deadline_text, self.cfg.notify.get("page", ""))
 
     def _logged(self) -> str:
         """What the change logged, for the journal (the game master's own file)."""
@@ -169,7 +188,7 @@ class Change:
 
             conduct.ended(game, self.now)
         box, opened = self.box, False
-        if mails and box is None:
+        if (mails or self.notes) and box is None:
             from judge.mail.outbox import open_outbox
 
             box, opened = open_outbox(self.cfg), True
@@ -185,7 +204,7 @@ class Change:
             if box is None:
                 write()
             else:  # the change and its mails are one transaction
-                box.commit(self.name, game, mails, write)
+                box.commit(self.name, game, mails, write, self.notes)
             self.saved = True
             outcome = self.outcome or "; ".join(self.notices) or self._logged()
             if mail is not None and (outcome or self.journal):

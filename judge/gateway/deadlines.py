@@ -17,7 +17,8 @@ from judge.mail.journal import general_log, record
 from judge.mail.mailgame import parse_time, shown
 from judge.engine.errors import MailError
 from judge.mail.outbox import compose
-from judge.mail import host, players, settings
+from judge.mail import host, notify, players, settings
+from judge.mail import notices as tell
 from judge.gateway import selfservice
 from judge.engine.ruleset import GM
 
@@ -126,6 +127,7 @@ def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
             mg.reset_deadline(now)
             deadline, past = parse_time(mg.m["deadline"]), False
         outcome = ""
+        told = notify.players_told(cfg, name)
         if past:
             change.watch()
             notices, late, at = [], [], game.move
@@ -141,6 +143,8 @@ def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
                 game.submit(player, [order])
                 notices.append(f"Missed order: {player} gave no order for move {move} by the deadline "
                                f"({shown(mg.m['deadline'])}); the judge ordered {_public(game, order)} for them ({how}).")
+                if player in told:
+                    change.told.append(tell.defaulted(name, player, notices[-1]))
             if notices:
                 outcome = "; ".join(notices)
                 notices += [f"Late at the deadline of move {at}: {', '.join(late)}.", *count_missed(mg, late)]
@@ -153,6 +157,7 @@ def _deadline(path, cfg, outbox, now: datetime) -> tuple[list[str], bool]:
             mg.m["reminded"] = True
             awaited = game.awaiting()
             change.mails += [reminder(cfg, mg, p, now) for p in awaited]
+            change.told += [tell.reminder(name, p, game.view(p), mg.deadline_text(p)) for p in awaited if p in told]
             outcome = "reminded " + ", ".join(awaited)
         if back:  # told after the missed orders, so that the mail tells what is awaited now
             change.later += [welcome_back(cfg, mg, player, until) for player, until in back.items()]

@@ -103,7 +103,8 @@ def handle(raw: bytes, cfg, outbox, now: datetime) -> str:
         return refuse_whole(f"{len(blocks)} blocks in one message",
                             f"Your message holds {len(blocks)} game blocks; the judge reads at most {MAX_BLOCKS} "
                             "in one message. Nothing was changed.\n")
-    hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)])
+    hide = hide_passwords([b.password for b in blocks] + [p for b in blocks for p in selfservice.new_passwords(b.lines)]
+                          + [u for b in blocks for u in selfservice.notify_urls(b.lines)])
     sections = []
     if stray:
         sections.append("These lines were ignored (orders follow the 'game' and 'player' lines):\n"
@@ -337,6 +338,11 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
                 change.notices += [hide(notice, whole=True) for notice in run.notices]  # (press is hidden already)
                 change.mails += run.mails
             mails = change.ready()  # the deadline the answer tells, and the mails
+            if run.ok and run.notify:  # (under the game's lock)
+                from judge.mail import notify
+
+                for player, url, digest in run.notify:
+                    notify.set_player(cfg, block.game, player, url, digest, now.strftime("%Y-%m-%dT%H:%M:%SZ"))
             mg = change.mail
             own = mg.address_of(cfg, who)
             if run.show_report and who != GM and any(m["To"] == own and m["Subject"].endswith(f"report for {who}")
@@ -413,6 +419,7 @@ class Run:
     answers: list = field(default_factory=list)  # what a player's help, history, report... answer
     asked: set = field(default_factory=set)  # the answering lines given in this block (each once)
     hide: object = None  # hides the message's passwords in a text (hide_passwords)
+    notify: list = field(default_factory=list)  # (player, URL, digest) of `notify` lines (None: unchanged; both: off)
 
     def __post_init__(self):
         self.start_move = self.game.move

@@ -281,10 +281,44 @@ def _nothing_after(verb: str, args) -> None:
         raise JudgeError(f"'{verb}' takes nothing after it")
 
 
+def _notify(run, player, args):
+    """notify URL (notices to an Apprise URL), notify digest (in one message at most every
+    [notify] digest minutes), notify off. The URL is a secret: the answer names its service
+    only, and every echo and log line hides it (`notify_urls`). Written once the block is
+    applied whole (judge/gateway/inbox.py), under the game's lock."""
+    from judge.mail import notify
+
+    if len(args) != 1:
+        raise JudgeError("write notify URL (an Apprise URL such as ntfys://ntfy.sh/TOPIC), notify digest or notify off")
+    word, entry = args[0].lower(), notify.load(run.cfg, run.name)["players"].get(player)
+    if word == "off":
+        run.notify.append((player, None, None))
+        run.answers.append(f"Your notices for game {run.name} are switched off." if entry else
+                           f"You had no notices for game {run.name}; none are sent.")
+    elif word == "digest":
+        if not entry:
+            raise JudgeError("set a URL first: notify URL")
+        run.notify.append((player, None, True))  # (its URL kept as it is)
+        minutes = run.cfg.notify.get("digest", 60)
+        run.answers.append(f"Your notices for game {run.name} come as a digest, at most one every {minutes} minutes "
+                           f"({notify.service(entry['url'])}).")
+    else:
+        name = notify.check(run.cfg, args[0])
+        run.notify.append((player, args[0], False))
+        run.answers.append(f"Your notices for game {run.name} go to {name}: your turn, a reminder before the "
+                           "deadline, an order given for you, the end.")
+
+
+def notify_urls(lines: list[str]) -> list[str]:
+    """The URLs a block's `notify URL` lines give: hidden everywhere, as passwords are."""
+    return [w[1] for line in lines if len(w := line.split()) == 2 and w[0].lower() == "notify"
+            and w[1].lower() not in ("off", "digest")]
+
+
 COMMANDS = {
     "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
     **{verb: _changing(verb) for verb in players.VERBS}, "set": _set, "confirm": _confirm,
-    "league": _league,
+    "league": _league, "notify": _notify,
 }
 
 

@@ -93,8 +93,10 @@ def write_synced(path: Path, data: bytes, base=None) -> None:
 
 
 def _make_ready(pending: Path, base) -> None:
+    """A pending file made ready: a mail (.eml), or a notice (.notice: its number is nN)."""
+    ready = ".notice" if pending.name.split(".")[3].startswith("n") else ".eml"
     try:
-        writes.rename(pending, pending.with_suffix(".eml"), base)
+        writes.rename(pending, pending.with_suffix(ready), base)
     except FileNotFoundError:  # made ready by another run in between
         pass
 
@@ -258,9 +260,10 @@ class Outbox:
         self.put(msg)
         self.flush()
 
-    def commit(self, game_name: str, game, mails: list, write) -> None:
-        """Write the game (`write()` saves or creates its file) and `mails` as one transaction."""
-        if not mails:
+    def commit(self, game_name: str, game, mails: list, write, notices: list = ()) -> None:
+        """Write the game (`write()` saves or creates its file), `mails` and `notices` (records
+        of judge/mail/notices.py, sent by judge/mail/noticesend.py) as one transaction."""
+        if not mails and not notices:
             write()
             return
         m = game.meta["mail"]
@@ -275,10 +278,13 @@ class Outbox:
             else:  # of a change that never happened
                 writes.remove(old, self.cfg.games)
         stamp = _stamp()
+        from judge.mail.notices import encode
+
         pending = [folder / f"{stamp}.{game_name}.{tx}.{i:04d}.pending" for i in range(len(mails))]
+        pending += [folder / f"{stamp}.{game_name}.{tx}.n{i:04d}.pending" for i in range(len(notices))]
         try:
-            for path, mail in zip(pending, mails):
-                write_synced(path, bytes(mail), self.cfg.games)
+            for path, data in zip(pending, [bytes(m) for m in mails] + [encode(n) for n in notices]):
+                write_synced(path, data, self.cfg.games)
             gamefile.sync_directory_of(pending[0])
         except OSError:  # a full disk: nothing of the change is left behind
             for path in pending:
@@ -307,6 +313,7 @@ class Outbox:
             fcntl.flock(fd, fcntl.LOCK_EX)  # one sender at a time: nothing goes out twice
             self._recover()
             self._forget_sent()
+            self._send_notices()
             for _ in range(2):  # a second round for the game master's notes of the first
                 if not self._send_ready():
                     break
@@ -349,6 +356,16 @@ class Outbox:
                 noted |= self._undeliverable(data, str(e))
             writes.remove(path, self.cfg.games)
         return noted
+
+    def _send_notices(self) -> None:
+        """The ready notices (judge/mail/noticesend.py, which imports Apprise only now), before
+        the mails: a mail server that is down keeps no notice waiting, and the mail that tells
+        a player their notices were switched off goes out in this run."""
+        if any(name.endswith((".notice", ".sending")) for name in os.listdir(self.dir)):
+            from judge.mail import noticesend
+
+            for to, subject, body, key in noticesend.send_ready(self.cfg, self.dir):
+                self.put(compose(self.cfg, to, subject, body), key=key)
 
     def _kept_for(self, name: str) -> set[str]:
         """The recipient (`_held`) of a place kept by a run that still works on it, or of one

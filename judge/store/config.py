@@ -21,6 +21,12 @@ where outgoing mail goes (SMTP or a Maildir outbox) and the game master's addres
     site = "archive/site"            # optional: the static site, rebuilt after every change (committed when inside git)
     [league]                         # optional: names of one player (judge league, docs/league.md)
     aliases = { alice2 = "alice" }   # a registered name = the player it counts for
+    [notify]                         # optional: turn notices through Apprise (docs/notices.md)
+    public = "discord://ID/TOKEN"    # a public channel for every game (a secret: chmod 600)
+    schemes = ["discord", "ntfys"]   # the URL schemes allowed (default: NOTIFY_SCHEMES)
+    private = false                  # true: addresses on loopback and private networks allowed
+    digest = 60                      # minutes between two digests (public_digest = true; a player's `notify digest`)
+    fail_after = 5                   # failed deliveries in a row before a URL is switched off
 
 A host that plays no game by mail (shell games, archived) needs none of the mail settings:
 `[archive]` alone will do (`games` is then this file's directory unless given). The mail
@@ -51,6 +57,7 @@ class Config:
     aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
     imap: dict = field(default_factory=dict)  # [imap], every key given its default (imap_settings)
     where: str = "judge.toml"  # the file it was read from
+    notify: dict = field(default_factory=dict)  # [notify], every key given its default (notify_settings)
 
     @property
     def has_mail(self) -> bool:
@@ -106,7 +113,7 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
     for key in ("address", "gm", "games") if mail else ("games",):
         if not isinstance(data.get(key), str) or not data[key]:
             raise UsageError(f"{where} needs {key} = \"...\"")
-    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "imap", "archive", "league"}
+    unknown = set(data) - {"address", "gm", "games", "smtp", "maildir", "imap", "archive", "league", "notify"}
     if unknown:
         raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
     if mail and ("smtp" in data) == ("maildir" in data):
@@ -134,7 +141,53 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
         raise UsageError(f"{where}: [archive] site must be a folder of its own (such as \"site\" or \"archive/site\"), "
                          "not the archive or the games directory themselves")
     return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
-                  _aliases(data.get("league", {}), where), where=str(path), imap=imap_settings(data.get("imap", {}), path))
+                  _aliases(data.get("league", {}), where), where=str(path), imap=imap_settings(data.get("imap", {}), path),
+                  notify=notify_settings(data.get("notify", {}), path))
+
+
+# The schemes of Apprise URLs allowed by default: common chat and push services, over https
+# (Discord, Slack, Telegram, Matrix, ntfy, Gotify, Pushover, Mattermost, Rocket.Chat, Teams,
+# Zulip, a JSON webhook). A self-hosted service over plain http is allowed by naming its
+# scheme (ntfy, gotify, json, ...) in [notify] schemes.
+NOTIFY_SCHEMES = ("discord", "slack", "tgram", "matrixs", "ntfys", "gotifys", "pover", "mmosts", "rockets",
+                  "msteams", "zulip", "jsons")
+# [notify]: each key with its type, default and bounds
+NOTIFY_KEYS = {"public": (str, ""), "schemes": (list, list(NOTIFY_SCHEMES)), "private": (bool, False),
+               "public_digest": (bool, False),
+               "digest": (int, 60), "fail_after": (int, 5), "page": (str, "")}
+
+
+def _no_unknown(table: dict, keys, where: str) -> None:
+    unknown = set(table) - set(keys)
+    if unknown:
+        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+
+
+def notify_settings(table, path: Path) -> dict:
+    """The [notify] table checked, with every key's default (docs/notices.md): `public` (a URL
+    for every game's public channel), `public_digest` (it gets digests), `schemes`, `private`,
+    `digest` (minutes between two digests, 1 to 1440), `fail_after` (failed deliveries in a
+    row before a URL is switched off, 1 to 100), `page` (the game's page, "{game}" standing
+    for its name)."""
+    where = f"configuration {path}: [notify]"
+    if not isinstance(table, dict):
+        raise UsageError(f"{where} must be a table [notify]")
+    _no_unknown(table, NOTIFY_KEYS, where)
+    out = {}
+    for key, (kind, default) in NOTIFY_KEYS.items():
+        value = table.get(key, default)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise UsageError(f"{where} needs {key} = " + {int: "NUMBER", bool: "true or false",
+                                                           list: '["SCHEME", ...]'}.get(kind, '"..."'))
+        out[key] = value
+    if not all(isinstance(s, str) and re.fullmatch(r"[a-z][a-z0-9+.-]{0,31}", s) for s in out["schemes"]):
+        raise UsageError(f'{where}: schemes is a list of URL schemes such as ["discord", "ntfys"]')
+    if not 1 <= out["digest"] <= 1440 or not 1 <= out["fail_after"] <= 100:
+        raise UsageError(f"{where}: digest is 1 to 1440 minutes, fail_after 1 to 100 deliveries")
+    if out["public"] and path.stat().st_mode & 0o077:
+        raise UsageError(f"configuration {path} holds a notice URL (a secret) but others may read it "
+                         f"(mode {path.stat().st_mode & 0o777:o}): chmod 600 {path}")
+    return out
 
 
 # [imap]: each key with its type and default (None: required, or optional when "" is allowed)
@@ -151,9 +204,7 @@ def imap_settings(table: dict, path: Path) -> dict:
     if not table:
         return {}
     where = f"configuration {path}: [imap]"
-    unknown = set(table) - set(IMAP_KEYS)
-    if unknown:
-        raise UsageError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+    _no_unknown(table, IMAP_KEYS, where)
     out = {}
     for key, (kind, default) in IMAP_KEYS.items():
         value = table.get(key, default)

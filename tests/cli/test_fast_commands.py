@@ -20,7 +20,7 @@ def test_commands_do_not_load_pydantic(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
-    assert "judge.cli" in imported and "pydantic" not in imported
+    assert "judge.cli" in imported and "pydantic" not in imported and "apprise" not in imported
 
 
 def test_parameters_are_still_checked():
