@@ -58,10 +58,22 @@ def _env():
     return env
 
 
+# The reports this process rendered last, by their view's text: a change renders everyone's
+# report before and after it, and the next change's "before" is this one's "after" (judge watch,
+# tick, a batch). A template reads nothing but the view, so the same view is the same report.
+_RENDERED: dict[tuple[str, str], str] = {}
+RENDERED = 64
+
+
 def render(view: dict, name: str = "report") -> str:
     """A report, every line at most WIDTH columns: a template's line that is longer (a long
     list of names or cards) is wrapped, its continuation indented under it."""
-    return wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view))
+    key = (name, repr(view))
+    if key not in _RENDERED:
+        if len(_RENDERED) >= RENDERED:
+            del _RENDERED[next(iter(_RENDERED))]
+        _RENDERED[key] = wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view))
+    return _RENDERED[key]
 
 
 def render_standings(rows: list[dict], over: bool) -> str:
