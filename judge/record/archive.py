@@ -104,8 +104,9 @@ def commit_files(repo, paths: list[Path], message: str) -> bool:
         # 10,000 games instead of 70-110; bench/archive.py)
         _git(repo, *SPLIT, "update-index", "--add", "--", *where)
         tree = _git(repo, *SPLIT, "write-tree").stdout.strip()
-        head = _git(repo, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).stdout.strip()
-        if head and _git(repo, "rev-parse", f"{head}^{{tree}}").stdout.strip() == tree:
+        shown = _git(repo, "rev-parse", "HEAD^{commit}", "HEAD^{tree}", check=False)  # (fails before a first commit)
+        head, before = shown.stdout.split()[:2] if shown.returncode == 0 else ("", "")
+        if head and before == tree:
             return False
         made = _git(repo, *_identity(repo), "commit-tree", tree, *(["-p", head] if head else []), "-m", message)
         _git(repo, "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", made.stdout.strip(), head)

@@ -20,3 +20,20 @@ def test_passwords_are_ten_characters_easy_to_copy_and_differ():
     pws = {new_password() for _ in range(20)}
     assert len(pws) == 20
     assert all(len(p) == 10 and p.isalnum() and not set(p) & set("01ilo") for p in pws)
+
+
+def test_the_judge_hashes_with_scrypt_at_its_own_work_factor_and_checks_by_the_stored_one():
+    """The suite hashes cheaply (tests/conftest.py); the judge's own factor is scrypt's N = 2**14,
+    r = 8, and a hash is checked by the parameters stored in it (a game file written with
+    another factor still takes its passwords)."""
+    import conftest
+    from judge.mail import passwords
+
+    assert (conftest.REAL_SCRYPT_N, passwords.R, passwords.P) == (2**14, 8, 1)
+    cheap = hash_password("tiger-lily")
+    assert cheap.startswith(f"scrypt${passwords.N}$8$1$")
+    passwords.N = conftest.REAL_SCRYPT_N  # (the fixture puts the cheap factor back after the test)
+    real = hash_password("tiger-lily")
+    assert real.startswith("scrypt$16384$8$1$")
+    assert check_password("tiger-lily", real) and check_password("tiger-lily", cheap)
+    assert not check_password("tiger-lilx", real)
