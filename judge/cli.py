@@ -1089,6 +1089,7 @@ def notify(
                                 "[notify] digest minutes"),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = _now_option(),
+    as_json: bool = _json_option(),
 ) -> None:
     """Send a mail game's turn notices through Apprise (docs/notices.md): a player's (--as
     PLAYER) or the public channel's (--public). The URL is a secret: it is kept in the games
@@ -1102,7 +1103,10 @@ def notify(
         url = sys.stdin.readline().strip()
     cfg = configs.load(config).require_mail()
     host.check_user(cfg.games)  # (the files it writes are the games directory owner's)
-    _say(notices.set_by_gm(cfg, game, as_, url, digest, _now(now).strftime("%Y-%m-%dT%H:%M:%SZ")))
+    said = notices.set_by_gm(cfg, game, as_, url, digest, _now(now).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    if as_json:  # (what it says names the service, never the URL)
+        return _json({"ok": True, "game": game, "player": as_, "public": public, "said": said})
+    _say(said)
 
 
 @app.command()

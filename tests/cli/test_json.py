@@ -147,6 +147,10 @@ def test_the_mail_commands_answer_json(tmp_path, monkeypatch):
     piped = run("mail", env=env, input=message(address(who), "game g1\nhelp\n").decode())["handled"]
     assert len(piped) == 1
     assert run("tick", env=env)["done"] == []
+    set_url = run("notify", "g1", "ntfys://ntfy.example/judge-g1", "--as", who, env=env)
+    assert set_url["player"] == who and "ntfy" in set_url["said"] and "judge-g1" not in json.dumps(set_url)
+    assert run("notify", "g1", "off", "--public", env=env)["public"] is True
+    run("notify", "g1", "ftp://files.example/x", "--as", who, env=env, code=2)  # a scheme [notify] does not allow
     run("tick", env={"JUDGE_CONFIG": str(tmp_path / "none.toml")}, code=2)
     run("watch", env=env, code=2)  # a judge.toml without [imap] (tests/gateway/test_watch.py: its log lines)
     run("new", "mogul", site.game_path("g2"), "-p", "a=a@x.test", "-p", "b", "-p", "c=c@x.test", env=env, code=2)
