@@ -1011,16 +1011,28 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as
     directory or an archive repository) into the folder OUT: an index, a page per game with its
     report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
     (with the configuration's [league] aliases); from public records only."""
-    from judge.site import build
+    from judge.league.index import FOLDER
+    from judge.site import build, listing
 
     cfg = _site(config)
+    index = source / FOLDER
+    had_site, had_index = (out / build.INDEX).exists(), index.exists()
     count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
+    listed = listing.listed(out)
     if as_json:
-        return _json({"ok": True, "games": count, "out": str(out), "index": str(out / "index.html"),
-                      "warnings": warnings})
-    _say(f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})")
+        return _json({"ok": True, "games": count, "listed": listed, "out": str(out),
+                      "index": str(out / "index.html"), "warnings": warnings})
+    said = [f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})"]
+    if had_site and listed > count:
+        said.append(f"{out} held a site already: it lists {listed} games, the {listed - count} it showed before "
+                    "kept (a new folder shows these alone)")
+    if index.is_dir() and not had_index:
+        said.append(f"kept the league's index of {source} in {index} (read again by the next judge site or "
+                    "judge league; git ignores it)")
+    for line in said:
+        _say(line)
 
 
 @app.command()
