@@ -58,10 +58,11 @@ def _env():
     return env
 
 
-def render(view: dict, name: str = "report") -> str:
+def render(view: dict, name: str = "report", mail: bool = False) -> str:
     """A report, every line at most WIDTH columns: a template's line that is longer (a long
-    list of names or cards) is wrapped, its continuation indented under it."""
-    return wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view))
+    list of names or cards) is wrapped, its continuation indented under it. `mail`: a report
+    mailed to its reader, who asks for the help by mail (a line `help`), not with a command."""
+    return wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view, by_mail=mail))
 
 
 def render_standings(rows: list[dict], over: bool) -> str:

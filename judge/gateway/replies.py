@@ -194,12 +194,12 @@ def own_orders(lines: list[str], breaks: list[int], words) -> list[str]:
     A mistyped order is never dropped so: within a paragraph, or starting one with a word close
     to an order word ("bdi 3", "sel 2"), it is read, and refused with its line quoted."""
     for i in breaks:
-        if 0 < i < len(lines) and not _order_like(lines[i], words):
+        if 0 < i < len(lines) and not order_like(lines[i], words):
             return lines[:i]
     return lines
 
 
-def _order_like(line: str, words) -> bool:
+def order_like(line: str, words) -> bool:
     if re.match(r"#\d", line):
         return True
     first = line.split()[0].lower().rstrip(",.;:!?")
