@@ -49,7 +49,7 @@ USAGE = ("Write, one a line:\n  game NAME\n  player YOURNAME YOURPASSWORD\n  you
          "Write 'help' on its own line after your player line for your game's orders, 'rules' for its rules in "
          "short. Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored.")
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
-# What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
+# What one message may cost (docs/mail-reference.md, "Limits"): each checked before the work it bounds.
 MAX_BLOCKS = 10  # game blocks in one message
 MAX_SAME_GAME = 2  # blocks for one game in one message
 MAX_LINES = 100  # lines in one block

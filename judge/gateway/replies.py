@@ -20,7 +20,7 @@ orders instead of being refused ("bid", a blank line, "Hope you are well").
 Hand-written rather than a library's: measured with bench/replies_corpus.py on the reply-parser
 corpora, the maintained parsers (quotequail, mail-parser-reply, email-reply-parser) find the
 reply text of a whole message, where the judge must know line by line where a block's orders
-end, and they read fewer messages exactly (docs/mail.md, "What replies may look like").
+end, and they read fewer messages exactly (docs/mail-reference.md, "What replies may look like").
 """
 from __future__ import annotations
 

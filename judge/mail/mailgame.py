@@ -297,5 +297,13 @@ class MailGame:
         body = (f"Welcome to game {self.name}, {rs.title}, played by mail. {you}\n\n"
                 f"Your password: {password}\n\n"
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
+                f"{PLAYERS_PAGE}\n\n"
                 + render(self.game.view(player), mail=True) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)
+
+
+# The welcome's pointer to the players' handout (docs/players.md): what a player receives and
+# writes, three sample answers, the commands by mail.
+PLAYERS_PAGE = ("What you receive, what to write, sample answers and every command by mail are on one "
+                "page, docs/players.md of the judge (ask the game master for it); a line 'help' in your "
+                "block answers with this game's orders and rules.")

@@ -17,7 +17,7 @@ printed), HOME the temporary directory and no JUDGE_CONFIG.
 Blocks that cannot run here are marked in the document by an HTML comment on the line just
 above the fence, `<!-- not run: REASON -->` (installing, running this test suite, a mail
 host), and NOT_RUN below lists every one: a new marker fails this test until it is listed,
-so the list stays short and deliberate. docs/mail.md's `<!-- host: NAME -->` blocks (root,
+so the list stays short and deliberate. docs/mail-host.md's `<!-- host: NAME -->` blocks (root,
 apt-get, Postfix, cron) are run as they stand by bench/postfix_procmail.sh on a host of their
 own, not here.
 """
@@ -42,7 +42,7 @@ NOT_RUN = [
     ("README.md", "installs the judge; this test runs the installed one"),
     ("README.md", "runs this test suite"),
     ("docs/league.md", "needs a mail host"),
-    ("docs/mail.md", "needs a mail host (the one the blocks above set up)"),
+    ("docs/mail-host.md", "needs a mail host (the one the blocks above set up)"),
 ]
 
 

@@ -328,3 +328,9 @@ def test_a_mistyped_order_is_answered_as_the_shell_answers_it_and_the_report_nam
     assert "unknown order 'bdi'" in flat(text) and "not your turn" not in flat(text)  # (a typo out of turn: item 8)
     body = welcome.get_content()
     assert "Order words, terms and rules, by mail: help" in body and "judge help" not in body
+
+
+def test_the_welcome_points_a_player_to_the_players_page(game):
+    """Issue 47, item 6: docs/players.md, the players' handout, is named in every welcome."""
+    site, pw, first, welcome = game
+    assert "docs/players.md" in flat(welcome.get_content()) and "a line 'help' in your block" in flat(welcome.get_content())
