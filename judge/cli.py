@@ -1213,7 +1213,8 @@ def play(
     """A game between bots, with the public report each round and the final ranking. With
     --me NAME you play that seat: the judge shows your report and the orders you may give,
     and reads yours (in a terminal with line editing and completion; from a pipe one a
-    line, and at the end of the input it saves the game and says whose turn it is)."""
+    line, and at the end of the input it saves the game and says whose turn it is); 'help'
+    shows the ruleset's help, 'report' your report again."""
     from judge.engine import bots, simulate as sim
     from judge.engine.report import render
 
@@ -1309,6 +1310,11 @@ def _play_seats(game: Game, people: frozenset, kinds: dict, quiet: bool, moves: 
                 typer.echo("")
             return
         if not line.strip() or line.strip().startswith("#") and not line.strip()[1:2].isdigit():
+            continue
+        if line.strip().lower() in ("help", "report"):  # (no order word of any ruleset)
+            from judge.engine.report import render_help
+
+            typer.echo(render_help(game.ruleset) if line.strip().lower() == "help" else render(game.view(who)))
             continue
         if not terminal:
             _say(f"{who}> {line.strip()}")

@@ -50,6 +50,13 @@ def test_the_report_and_the_orders_are_shown_before_each_order():
     assert r.stdout.rstrip().splitlines()[-2] == "move 2: waiting for bob (bid or pass)"
 
 
+def test_help_and_report_are_answered_between_orders():
+    r = judge("play", "mogul", "--me", "ann", "-q", "--seed", "3", input="help\nreport\nbid\n")
+    assert r.exit_code == 0, r.output
+    assert "Rules in short" in r.stdout and "Mogul, the card game: report for ann, move 2" in r.stdout
+    assert "ok: bid" in r.stdout and not r.stderr  # (nothing refused)
+
+
 def test_without_me_json_and_too_many_seats_are_refused():
     assert judge("play", "mogul", "--me", "ann", "--json").exit_code == 2
     r = judge("play", "mogul", "-n", "3", "--me", "a", "--me", "b", "--me", "c", "--me", "d")
