@@ -1,5 +1,5 @@
 #!/bin/bash
-# A mail game played through a real Postfix and procmail, on a host set up as docs/mail.md says:
+# A mail game played through a real Postfix and procmail, on a host set up as docs/mail-host.md says:
 # its shell blocks marked <!-- host: NAME --> are run as they stand, in order (this script
 # gives the settings block's values: everything at localhost), with the ~/.procmailrc and
 # crontab lines of its <!-- file: NAME --> blocks; a block missing, unknown or failing fails
@@ -26,7 +26,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 J=/srv/judge
 JUDGE=$J/.venv/bin/judge
 GAME=$J/games/demo.toml
-LOG=/var/log/postfix.log  # docs/mail.md's maillog_file
+LOG=/var/log/postfix.log  # docs/mail-host.md's maillog_file
 MOVES=${MOVES:-200}
 
 step() { printf '\n== %s\n' "$*"; }
@@ -35,17 +35,17 @@ wait_for() {  # SECONDS COMMAND...: until COMMAND succeeds
     for _ in $(seq "$tries"); do "$@" && return 0; sleep 0.2; done
     echo "FAILED: timed out waiting for: $*"; exit 1
 }
-doc_block() {  # KIND NAME: the fenced block after <!-- KIND: NAME --> in docs/mail.md (fails when none)
+doc_block() {  # KIND NAME: the fenced block after <!-- KIND: NAME --> in docs/mail-host.md (fails when none)
     local text
     text=$(awk -v want="<!-- $1: $2 -->" '
         $0 == want {found = 1; next}
         found && /^```/ {if (inside) exit; inside = 1; next}
-        inside {print}' "$REPO/docs/mail.md")
-    [ -n "$text" ] || { echo "FAILED: no block <!-- $1: $2 --> in docs/mail.md" >&2; exit 1; }
+        inside {print}' "$REPO/docs/mail-host.md")
+    [ -n "$text" ] || { echo "FAILED: no block <!-- $1: $2 --> in docs/mail-host.md" >&2; exit 1; }
     printf '%s\n' "$text"
 }
 host_block() { doc_block host "$1"; }
-host_blocks() { sed -nE 's/^<!-- host: (.*) -->$/\1/p' "$REPO/docs/mail.md" | xargs; }
+host_blocks() { sed -nE 's/^<!-- host: (.*) -->$/\1/p' "$REPO/docs/mail-host.md" | xargs; }
 as() { local user=$1; shift; runuser -u "$user" -- "$@"; }
 judge() { as judge "$JUDGE" "$@"; }
 MBOX=$(mktemp --suffix=.py); chmod 644 "$MBOX"
@@ -72,7 +72,7 @@ moved() { [ "$(move_now "$1")" -gt "$2" ]; }
 deferrals() { grep -c "status=deferred" "$LOG" || true; }
 more_deferrals() { [ "$(deferrals)" -gt "$1" ]; }
 
-step "a host from nothing, as docs/mail.md says: its <!-- host: NAME --> blocks, run as they stand"
+step "a host from nothing, as docs/mail-host.md says: its <!-- host: NAME --> blocks, run as they stand"
 # this script's values for the doc's settings (a host of its own: everything at localhost)
 DOMAIN=localhost GM=gm@localhost JUDGE_SRC=$REPO
 # Postfix for this host only, before and after the doc's own settings: no mail to other hosts
@@ -94,9 +94,9 @@ doc_block file "~/.procmailrc" > procmailrc
 doc_block file crontab | sed "s/^MAILTO=.*/MAILTO=$GM/" > crontab   # the game master's address, as the doc says
 want=(settings packages postfix user config mail)
 names=$(host_blocks)
-[ "$names" = "${want[*]}" ] || { echo "FAILED: docs/mail.md's host blocks are '$names', this script runs '${want[*]}'"; exit 1; }
+[ "$names" = "${want[*]}" ] || { echo "FAILED: docs/mail-host.md's host blocks are '$names', this script runs '${want[*]}'"; exit 1; }
 for name in "${want[@]}"; do
-    echo "-- docs/mail.md, host: $name"
+    echo "-- docs/mail-host.md, host: $name"
     if [ "$name" = settings ]; then
         host_block settings | sed 's/^/   (yours) /'
         host_block settings | grep -qE '^DOMAIN=.*' || { echo "FAILED: no DOMAIN in the settings"; exit 1; }
@@ -104,7 +104,7 @@ for name in "${want[@]}"; do
     fi
     host_block "$name" | sed 's/^/   /'
     ( set -e; DOMAIN=$DOMAIN GM=$GM JUDGE_SRC=$JUDGE_SRC; eval "$(host_block "$name")" ) > "$HOSTDIR/$name.out" 2>&1 \
-        || { tail -20 "$HOSTDIR/$name.out"; echo "FAILED: docs/mail.md's host block '$name'"; exit 1; }
+        || { tail -20 "$HOSTDIR/$name.out"; echo "FAILED: docs/mail-host.md's host block '$name'"; exit 1; }
     [ "$name" = packages ] && safe
 done
 safe; postfix reload >/dev/null 2>&1 || postfix start

@@ -4,7 +4,8 @@ checked (scrypt password), applied, logged, answered and its reports written to 
 outbox. The watcher's pass is the one `judge watch` makes (judge/gateway/watch.py
 handle_waiting): per message a partial FETCH after RFC822.SIZE, the gateway, the mark on the
 server ($Judged), the outbox sent. Dovecot is started as the tests start it (tests/imapkit.py:
-root and Debian's dovecot-imapd needed).
+root and Debian's dovecot-imapd needed). It uses the tests' helpers, so it needs the test
+extras: `.venv/bin/pip install -e '.[test]'`.
 
     .venv/bin/python bench/watch_throughput.py [--games 20] [--per-game 10]
 """
@@ -20,7 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from imapkit import Dovecot  # noqa: E402
+try:
+    from imapkit import Dovecot  # noqa: E402
+except ImportError as e:  # (tests/imapkit.py and its helpers need the test extras)
+    sys.exit(f"bench/watch_throughput.py needs the test extras ({e}): .venv/bin/pip install -e '.[test]'")
 from mail_throughput import prepare  # noqa: E402
 
 from judge.gateway import imap, inbox as gateway  # noqa: E402

@@ -569,19 +569,27 @@ def order(
                "not_judged_why": accepted.not_judged(), "events": since, "standing": mine,
                **game.status()})
     else:
-        for o in accepted:
-            _say(f"ok: {o}")
-        for line in accepted.not_judged():
-            _say(line)
-        for line in mine:
-            _say(line)
-        if since:
-            typer.echo("what happened:")
-            for e in since:
-                _say(f"  #{e['move']} {e['text']}")
+        _echo_accepted(game, who, seen, accepted)
         _echo_waiting(game)
     if accepted.unjudged:
         raise typer.Exit(NOT_JUDGED_EXIT)
+
+
+def _echo_accepted(game: Game, who: str, seen: list[dict], accepted) -> None:
+    """`ok: ORDER` a line, the lines not judged, the player's standing orders when they changed
+    them, and what happened since (`seen`: the events they saw before)."""
+    for o in accepted:
+        _say(f"ok: {o}")
+    for line in accepted.not_judged():
+        _say(line)
+    if who != GM and any(isinstance(o, standing.Command) for o in accepted):
+        for line in standing.describe(game.state, who):
+            _say(line)
+    since = registry.new_events(seen, registry.visible_events(game.state, who))
+    if since:
+        typer.echo("what happened:")
+        for e in since:
+            _say(f"  #{e['move']} {e['text']}")
 
 
 def _player_line(text: str) -> str | None:
@@ -1003,16 +1011,28 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as
     directory or an archive repository) into the folder OUT: an index, a page per game with its
     report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
     (with the configuration's [league] aliases); from public records only."""
-    from judge.site import build
+    from judge.league.index import FOLDER
+    from judge.site import build, listing
 
     cfg = _site(config)
+    index = source / FOLDER
+    had_site, had_index = (out / build.INDEX).exists(), index.exists()
     count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
     for warning in warnings:
         _warn(warning)
+    listed = listing.listed(out)
     if as_json:
-        return _json({"ok": True, "games": count, "out": str(out), "index": str(out / "index.html"),
-                      "warnings": warnings})
-    _say(f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})")
+        return _json({"ok": True, "games": count, "listed": listed, "out": str(out),
+                      "index": str(out / "index.html"), "warnings": warnings})
+    said = [f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})"]
+    if had_site and listed > count:
+        said.append(f"{out} held a site already: it lists {listed} games, the {listed - count} it showed before "
+                    "kept (a new folder shows these alone)")
+    if index.is_dir() and not had_index:
+        said.append(f"kept the league's index of {source} in {index} (read again by the next judge site or "
+                    "judge league; git ignores it)")
+    for line in said:
+        _say(line)
 
 
 @app.command()
@@ -1210,59 +1230,154 @@ def bot(
 def play(
     ruleset: str,
     players: int = typer.Option(4, "--players", "-n"),
-    seed: Optional[int] = typer.Option(None),
+    me: List[str] = typer.Option([], "--me", help="your seat's name: you play it, the bots the rest; repeat"),
+    seed: Optional[int] = typer.Option(None, help="seed of the random generator (default: drawn by the judge)"),
     option: List[str] = typer.Option([], "--option", "-o", help="KEY=VALUE; repeat"),
     bots_: str = typer.Option("sensible", "--bots", help="bot kinds, comma-separated, seated in turn (as in simulate)"),
-    save: Optional[Path] = typer.Option(None, "--save", help="keep the game in this new game file"),
+    save: Optional[Path] = typer.Option(None, "--save", help="keep the game in this new game file (judge order "
+                                        "goes on with it)"),
     moves: Optional[int] = typer.Option(None, "--moves", help="stop after N logged orders, leaving the game running"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="only the last report"),
     now: Optional[str] = _now_option(),
     as_json: bool = _json_option(),
 ) -> None:
-    """A game between bots, with the public report each round and the final ranking."""
+    """A game between bots, with the public report each round and the final ranking. With
+    --me NAME you play that seat: the judge shows your report and the orders you may give,
+    and reads yours (in a terminal with line editing and completion; from a pipe one a
+    line, and at the end of the input it saves the game and says whose turn it is); 'help'
+    shows the ruleset's help, 'report' your report again."""
     from judge.engine import bots, simulate as sim
     from judge.engine.report import render
 
     rs = registry.get(ruleset)
     kinds = sim.parse_kinds(bots_)
-    if not 1 <= players <= len(bots.NAMES):
-        raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+    if not 1 <= players <= len(bots.NAMES) or len(me) > players:
+        raise UsageError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {max(players, len(me))}")
     if moves is not None and moves < 0:
         raise UsageError("--moves is a number of orders, 0 or more")
-    if seed is None:  # (a bot game: its seed alone, printed, plays it again)
-        seed = int.from_bytes(os.urandom(6), "big")
-    game = Game.new(ruleset, bots.NAMES[:players], seed=seed, options=_parse_options(option))
+    if me and as_json:
+        raise UsageError("--json is for a game between bots; with --me the judge talks to you")
+    taken = {n.lower() for n in me}
+    seats = [*me, *[n for n in bots.NAMES if n not in taken]][:players]
+    game = Game.new(ruleset, seats, seed=seed, options=_parse_options(option))
     if save is not None:
         gamefile.create(game, save)  # refused now, not after the game, when the file exists
     quiet = quiet or as_json  # (the JSON answer: the last public view)
     if not as_json:
-        _say(f"{rs.title}: {', '.join(game.players)} (seed {game.rng.seed})\n")
+        drawn = f"seed {game.rng.seed}" if seed is not None else "seed drawn by the judge; --seed N plays one again"
+        _say(f"{rs.title}: {', '.join(game.players)} ({drawn})\n")
     last_round = [game.status().get("round")]
-    if not quiet:
+    if not quiet and not me:
         typer.echo(render(game.view(None)))
 
     def report_round(player, order):
         rnd = game.status().get("round")
-        if rnd != last_round[0] and not quiet and not game.is_over():
+        if rnd != last_round[0] and not quiet and not me and not game.is_over():
             last_round[0] = rnd
             typer.echo(render(game.view(None)))
 
-    bots.play_out(game, sim.seat_kinds(kinds, game.players, 0), on_move=report_round, moves=moves)
-    if save is not None:
-        if game.is_over():  # its end's date, as a change stamps it (the league's --since)
-            from judge.record import conduct
+    bot_kinds = sim.seat_kinds(kinds, game.players, 0)
+    people = frozenset(game.player_name(n) for n in me)
+    try:
+        if people:
+            _play_seats(game, people, bot_kinds, quiet, moves)
+        else:
+            bots.play_out(game, bot_kinds, on_move=report_round, moves=moves)
+    finally:
+        if save is not None:
+            if game.is_over():  # its end's date, as a change stamps it (the league's --since)
+                from judge.record import conduct
 
-            conduct.ended(game, _now(now))
-        gamefile.save(game, save)
+                conduct.ended(game, _now(now))
+            gamefile.save(game, save)
     if as_json:
         return _json({"ok": True, "seed": game.rng.seed, "players": game.players, "orders": _replays(game)[0],
                       "saved": str(save) if save is not None else None, **game.status(),
                       "standings": game.ruleset.standings(game.state)})
-    typer.echo(render(game.view(None)), nl=False)  # at the end it holds the final ranking
-    if not game.is_over():
+    if not me or game.is_over():  # at the end it holds the final ranking
+        typer.echo(render(game.view(min(people) if people else None)), nl=False)
+    if not game.is_over() and people and (moves is None or len(game.log) < moves):
+        _echo_waiting(game)  # (the input ended)
+    elif not game.is_over():
         _say(f"\nstopped after {len(game.log)} {_plural(len(game.log), 'order', 'orders')}; {game.waiting_line()}")
     if save is not None:
-        _say(f"saved {save}: {len(game.log)} logged {_plural(len(game.log), 'order', 'orders')}")
+        awaited = [p for p in game.awaiting() if p in people]
+        _say(f"saved {save}: {len(game.log)} logged {_plural(len(game.log), 'order', 'orders')}"
+             + (f"; go on with: judge order {save} --as {awaited[0]} ORDER" if awaited else ""))
+
+
+def _play_seats(game: Game, people: frozenset, kinds: dict, quiet: bool, moves: Optional[int]) -> None:
+    """`judge play --me`: the bots play until the judge waits for a person; then that person's
+    report (unless quiet: the events since their last order), the orders they may give, and
+    one order read and given as `judge order` gives it (engine's submit), a refusal answered
+    the same way. Ends with the game, `moves` orders, or the input."""
+    from judge.engine import bots
+    from judge.engine.report import render
+
+    terminal = sys.stdin.isatty()
+    seen = {p: [] for p in people}
+    shown = None
+    while not game.is_over() and (moves is None or len(game.log) < moves):
+        bots.play_out(game, kinds, moves=moves, people=people)
+        if game.is_over() or (moves is not None and len(game.log) >= moves):
+            return
+        who = next(p for p in game.awaiting() if p in people)
+        legal = game.ruleset.legal_orders(game.state, who)
+        events = registry.visible_events(game.state, who)
+        if shown != (who, game.move):
+            shown = (who, game.move)
+            if quiet:
+                for e in registry.new_events(seen[who], events):
+                    _say(f"  #{e['move']} {e['text']}")
+            else:
+                typer.echo(render(game.view(who)))
+            _say(f"{who}, move {game.move}: {game.status()['expecting'][who]}")
+            if terminal or not quiet:
+                _say("you may order: " + ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else ""))
+        seen[who] = events
+        line = _read_order(who, legal, terminal)
+        if line is None:
+            if terminal:
+                typer.echo("")
+            return
+        if not line.strip() or line.strip().startswith("#") and not line.strip()[1:2].isdigit():
+            continue
+        if line.strip().lower() in ("help", "report"):  # (no order word of any ruleset)
+            from judge.engine.report import render_help
+
+            typer.echo(render_help(game.ruleset) if line.strip().lower() == "help" else render(game.view(who)))
+            continue
+        if not terminal:
+            _say(f"{who}> {line.strip()}")
+        try:
+            accepted = game.submit(who, line)
+        except JudgeError as e:
+            _say(f"judge: {e}", err=True)
+            continue
+        _echo_accepted(game, who, seen[who], accepted)
+        seen[who] = registry.visible_events(game.state, who)
+
+
+def _read_order(who: str, legal: list[str], terminal: bool) -> Optional[str]:
+    """One line: in a terminal with readline's editing and the legal orders completed by Tab
+    (where Python has readline), else from standard input; None at the end of the input."""
+    if not terminal:
+        line = sys.stdin.readline()
+        return line if line else None
+    try:
+        import readline
+
+        words = sorted(set(legal))
+        readline.set_completer(lambda text, i: ([o for o in words if o.startswith(readline.get_line_buffer().lstrip())]
+                                               + [None])[i])
+        readline.set_completer_delims("")
+        readline.parse_and_bind("tab: complete")
+    except ImportError:
+        pass
+    try:
+        return input(f"{who}> ")
+    except (EOFError, KeyboardInterrupt):
+        return None
 
 
 @app.command()

@@ -33,9 +33,10 @@ def play_one(game, kinds: dict | None = None, salt: str = "") -> tuple[str, str]
 
 
 def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, moves: int | None = None,
-             standing: bool = False) -> int:
+             standing: bool = False, people: frozenset = frozenset()) -> int:
     """Play bots until the game ends (or the ruleset's move bound is passed: a bug), or until
-    `moves` orders are logged. Return
+    `moves` orders are logged, or until the judge waits for `people` alone (`judge play --me`:
+    their seats are never played by a bot; an awaited bot plays before them). Return
     the exchanges the game took by mail: a new one whenever the awaited players change (a
     simultaneous phase counts once), or the judge waits again after standing orders moved on. With `standing`, sensible bots
     write their policy for each round as standing orders when it starts (one exchange for
@@ -58,10 +59,12 @@ def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, move
                 exchanges, asked = exchanges + 1, set()
             continue
         awaiting = set(game.awaiting())
+        if awaiting <= people:
+            break
         if not awaiting <= asked:  # the awaited players changed (a simultaneous phase shrinks)
             exchanges += 1
         asked = awaiting
-        player = game.awaiting()[0]
+        player = next(p for p in game.awaiting() if p not in people)
         kind = (kinds or {}).get(player, "sensible")
         order = choose(game, player, kind, salt)
         lines = [order]

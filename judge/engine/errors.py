@@ -94,6 +94,12 @@ class StaleOrder(OrderError):
     kind = "stale order"
 
 
+class EarlyOrder(StaleOrder):
+    """A move number that has not come yet (`#99` at move 4): no stale order, a wrong number."""
+
+    kind = "too early"
+
+
 class UnknownPlayer(OrderError):
     kind = "unknown player"
 

@@ -116,8 +116,14 @@ def first_version(log, version: int) -> int:
 
 def ended(state: dict) -> str:
     """When the game ended, as its entry says ("" before the entry)."""
-    for e in state.get(KEY, []):
-        if " judge: ended at " in e:
+    return ended_in(state.get(KEY, []))
+
+
+def ended_in(log) -> str:
+    """When the game ended, as the judge's entry among `log`'s says ("" without one; entries
+    that are not text are passed over: a record's log is read as it stands)."""
+    for e in log:
+        if isinstance(e, str) and " judge: ended at " in e:
             return e.split(" judge: ended at ", 1)[1].split(" ", 1)[0]
     return ""
 

@@ -18,6 +18,7 @@ from judge.engine.errors import (
     NotYourTurn,
     OrderSyntaxError,
     StaleOrder,
+    EarlyOrder,
     UnknownPlayer,
     UsageError,
     OrderError,
@@ -378,7 +379,8 @@ class Game:
         if number is not None and number < start:
             raise StaleOrder(f"written for move {number}, but the game is at move {state['move']}", line)
         if number is not None and number > state["move"] and not blind:
-            raise StaleOrder(f"written for move {number}, which has not come (now {state['move']})", line)
+            raise EarlyOrder(f"written for move {number}, a move that has not come: the game is at move "
+                             f"{state['move']}", line)
         return command or standing.parse_command(self, state, player, body, line, blind=blind, pending=pending)
 
     def cut_reason(self, before: dict, after: dict, drew: bool, player: str) -> str:
@@ -405,6 +407,9 @@ class Game:
 
     def _parse(self, state: dict, player: str, body: str, line: str) -> Order:
         rs = self.ruleset
+        words = body.split()
+        if words and words[0].lower() not in rs.verbs and player != GM and not rs.is_over(state):
+            self._unknown_word(state, player, body, line)  # a typo ('bdi') is that, whoever's turn it is
         self.check_turn(player, line, state)
         if player == GM and body.strip().lower() == AGREED_END:
             return Order(GM, "end", ("by", "agreement"))
@@ -414,6 +419,16 @@ class Game:
             if e.line == body and body != line:
                 raise e.quoting(line) from None
             raise
+
+    def _unknown_word(self, state: dict, player: str, body: str, line: str) -> None:
+        """Raise the ruleset's own refusal of a line that begins with no order word (its parse
+        refuses the word before it reads the position, so nothing of that is told)."""
+        try:
+            self.ruleset.parse(state, player, body)
+        except OrderSyntaxError as e:
+            raise (e.quoting(line) if e.line == body and body != line else e) from None
+        except OrderError:
+            pass
 
     def _apply(self, state: dict, order: Order, rng: Rng) -> None:
         rs = self.ruleset

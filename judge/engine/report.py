@@ -61,18 +61,19 @@ def _env():
 # The reports this process rendered last, by their view's text: a change renders everyone's
 # report before and after it, and the next change's "before" is this one's "after" (judge watch,
 # tick, a batch). A template reads nothing but the view, so the same view is the same report.
-_RENDERED: dict[tuple[str, str], str] = {}
+_RENDERED: dict[tuple, str] = {}
 RENDERED = 64
 
 
-def render(view: dict, name: str = "report") -> str:
+def render(view: dict, name: str = "report", mail: bool = False) -> str:
     """A report, every line at most WIDTH columns: a template's line that is longer (a long
-    list of names or cards) is wrapped, its continuation indented under it."""
-    key = (name, repr(view))
+    list of names or cards) is wrapped, its continuation indented under it. `mail`: a report
+    mailed to its reader, who asks for the help by mail (a line `help`), not with a command."""
+    key = (name, mail, repr(view))
     if key not in _RENDERED:
         if len(_RENDERED) >= RENDERED:
             del _RENDERED[next(iter(_RENDERED))]
-        _RENDERED[key] = wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view))
+        _RENDERED[key] = wrap(_env().get_template(f"{view['ruleset']}/{name}.txt.j2").render(v=view, by_mail=mail))
     return _RENDERED[key]
 
 

@@ -118,7 +118,7 @@ def listing(state: dict, player: str) -> list[dict]:
 def describe(state: dict, player: str) -> list[str]:
     """The lines that tell `player` their standing orders (the answer to a standing command)."""
     mine = listing(state, player)
-    out = [f"your standing orders (secret): {len(mine) or 'none'}"]
+    out = [f"your standing orders (secret until the game ends; then its record shows them): {len(mine) or 'none'}"]
     out += [f"  {o['number']}. {o['text']}" + ("" if o["until"] == EVERY else f" (until {o['until']})") for o in mine]
     return out + [f"  {'note' if 'unmet' in n else 'stopped'}: {n['text']}" for n in notes_of(state, player)]
 

@@ -186,7 +186,7 @@ def welcome_back(cfg, mg, player: str, until: str):
     awaited = (f"The game is waiting for your order for move {game.move}." if player in game.awaiting()
                else "The game is not waiting for an order of yours now.")
     body = (f"Your absence from game {mg.name} has ended (you were away until {until}). {awaited}\n\n"
-            + render(game.view(player)) + "\n" + mg.footer(cfg, player))
+            + render(game.view(player), mail=True) + "\n" + mg.footer(cfg, player))
     return compose(cfg, mg.address(player), f"game {mg.name}: you are back, move {game.move}", body)
 
 

@@ -49,7 +49,7 @@ USAGE = ("Write, one a line:\n  game NAME\n  player YOURNAME YOURPASSWORD\n  you
          "Write 'help' on its own line after your player line for your game's orders, 'rules' for its rules in "
          "short. Quoted lines (>) and everything after a signature line (-- ) or a line 'end' are ignored.")
 QUARANTINE_AFTER = 3  # runs that fail on a Maildir message before it is put aside
-# What one message may cost (docs/mail.md, "Limits"): each checked before the work it bounds.
+# What one message may cost (docs/mail-reference.md, "Limits"): each checked before the work it bounds.
 MAX_BLOCKS = 10  # game blocks in one message
 MAX_SAME_GAME = 2  # blocks for one game in one message
 MAX_LINES = 100  # lines in one block
@@ -377,7 +377,7 @@ def section(head: str, run, game, mg) -> str:
         text += "Players: " + ", ".join(f"{p} <{mg.address(p)}>" + selfservice.gm_notes(m, p) for p in game.players) + "\n"
         text += "Observers: " + (", ".join(m["observers"]) or "none") + "\n"
     if run.show_report:
-        text += "\n" + render(game.view(who))
+        text += "\n" + render(game.view(who), mail=True)
     return text
 
 
@@ -588,7 +588,9 @@ def order_words(game, who: str) -> tuple[str, ...]:
 
 def not_an_order(game, error: JudgeError) -> JudgeError:
     """A line refused as out of turn or as bad syntax that begins with no order word of the
-    game at all ("Thanks for the game!") is "not an order", which tells the player more."""
+    game at all ("Thanks for the game!") is "not an order", which tells the player more; one
+    that is a mistyped order (a move number, or a word one slip from an order word) keeps the
+    ruleset's refusal ("unknown order 'bidd'")."""
     verbs = getattr(game.ruleset, "verbs", ())
     line = getattr(error, "line", "")
     if not verbs or not line or not isinstance(error, (NotYourTurn, GameOver, OrderSyntaxError)):
@@ -597,6 +599,8 @@ def not_an_order(game, error: JudgeError) -> JudgeError:
     standing_words = (*game.ruleset.standing_starts, "standing", "cancel")  # standing orders are orders too
     if first and first[0].lower() in (*verbs, *standing_words):
         return error
+    if isinstance(error, OrderSyntaxError) and replies.order_like(line, (*verbs, *standing_words)):
+        return error  # a mistyped order ('#1 bidd', 'bdi'): "unknown order 'bidd'", as the shell says
     return NotAnOrder(f"orders begin with {', '.join(verbs)}; end your orders with a line 'end' "
                       "before anything else you write", line)
 

@@ -20,7 +20,7 @@ orders instead of being refused ("bid", a blank line, "Hope you are well").
 Hand-written rather than a library's: measured with bench/replies_corpus.py on the reply-parser
 corpora, the maintained parsers (quotequail, mail-parser-reply, email-reply-parser) find the
 reply text of a whole message, where the judge must know line by line where a block's orders
-end, and they read fewer messages exactly (docs/mail.md, "What replies may look like").
+end, and they read fewer messages exactly (docs/mail-reference.md, "What replies may look like").
 """
 from __future__ import annotations
 
@@ -194,12 +194,12 @@ def own_orders(lines: list[str], breaks: list[int], words) -> list[str]:
     A mistyped order is never dropped so: within a paragraph, or starting one with a word close
     to an order word ("bdi 3", "sel 2"), it is read, and refused with its line quoted."""
     for i in breaks:
-        if 0 < i < len(lines) and not _order_like(lines[i], words):
+        if 0 < i < len(lines) and not order_like(lines[i], words):
             return lines[:i]
     return lines
 
 
-def _order_like(line: str, words) -> bool:
+def order_like(line: str, words) -> bool:
     if re.match(r"#\d", line):
         return True
     first = line.split()[0].lower().rstrip(",.;:!?")

@@ -143,7 +143,7 @@ def _report(run, player, args):
     from judge.engine.report import render
 
     move = _move_arg(run, args, "report", run.game.move)
-    run.answers.append(lambda: f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player)))
+    run.answers.append(lambda: f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player), mail=True))
 
 
 def _away(run, player, args):

@@ -8,6 +8,10 @@ from html import escape
 from judge.league.table import ALL, Section, figures, share
 
 
+# each cell says its column (a phone shows a row as a card: templates/site/site.css)
+COLUMNS = ["#", "player", "rating", "skill ± sigma", "games", "wins", "on time", "missed", "resigned", "abandoned"]
+
+
 def fragment(sections: list[Section]) -> str:
     if not any(s.count for s in sections):
         return '<section class="league"><p>No finished games yet.</p></section>\n'
@@ -16,13 +20,12 @@ def fragment(sections: list[Section]) -> str:
         title = "All rulesets" if s.ruleset == ALL else escape(s.ruleset)
         count = f"{s.count} finished game{'s' if s.count != 1 else ''}{escape(s.span)}"
         out.append(f'<section class="league" id="league-{escape(s.ruleset)}">\n<h2>{title}</h2>\n<p>{count}</p>\n'
-                   "<table>\n<thead><tr><th>#</th><th>player</th><th>rating</th><th>skill ± sigma</th><th>games</th>"
-                   "<th>wins</th><th>on time</th><th>missed</th><th>resigned</th><th>abandoned</th></tr></thead>\n<tbody>")
+                   "<table class=\"ranking\">\n<thead><tr>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr></thead>\n<tbody>")
         for i, row in enumerate(s.rows, 1):
             f = figures(i, row)
-            out.append(f"<tr><td>{i}</td><td>{escape(f['player'])}</td><td>{f['rating']:.2f}</td>"
-                       f"<td>{f['mu']:.2f} ± {f['sigma']:.2f}</td><td>{f['games']}</td><td>{f['wins']}</td>"
-                       f"<td>{share(row.conduct)}</td><td>{f['missed']}</td><td>{f['resigned']}</td><td>{f['abandoned']}</td></tr>")
+            cells = [i, escape(f['player']), f"{f['rating']:.2f}", f"{f['mu']:.2f} ± {f['sigma']:.2f}", f['games'], f['wins'],
+                     share(row.conduct), f['missed'], f['resigned'], f['abandoned']]
+            out.append("<tr>" + "".join(f'<td data-label="{c}">{v}</td>' for c, v in zip(COLUMNS, cells)) + "</tr>")
         out.append("</tbody>\n</table>\n</section>")
     return "\n".join(out) + "\n"
 

@@ -223,13 +223,13 @@ class MailGame:
         return {who: self.game.view(who) for who in [*self.game.players, None, GM]}
 
     def snapshot(self) -> dict:
-        return {who: render(view) for who, view in self._views().items()}
+        return {who: render(view, mail=True) for who, view in self._views().items()}
 
     def mails(self, cfg, before: dict, notices: list[str]) -> list:
         """Reports for everyone whose report changed since `before`, with the notices for all;
         the game master gets theirs when awaited or when there are notices."""
         views = self._views()
-        after = {who: render(view) for who, view in views.items()}
+        after = {who: render(view, mail=True) for who, view in views.items()}
         targets = self.recipients()
         out, awaited = [], self.game.awaiting()
         if notices or GM in awaited:
@@ -279,7 +279,7 @@ class MailGame:
         for address in self.m["observers"]:
             body = (f"Welcome to game {self.name}, {rs.title}, played by mail. You watch it: you get the "
                     f"public report after every change. The players are {', '.join(self.game.players)}.\n\n"
-                    + render(self.game.view(None)) + "\n" + self.footer(cfg, None))
+                    + render(self.game.view(None), mail=True) + "\n" + self.footer(cfg, None))
             out.append(compose(cfg, address, f"game {self.name}: welcome, observer", body))
         return out
 
@@ -297,5 +297,13 @@ class MailGame:
         body = (f"Welcome to game {self.name}, {rs.title}, played by mail. {you}\n\n"
                 f"Your password: {password}\n\n"
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
-                + render(self.game.view(player)) + "\n" + self.footer(cfg, player))
+                f"{PLAYERS_PAGE}\n\n"
+                + render(self.game.view(player), mail=True) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)
+
+
+# The welcome's pointer to the players' handout (docs/players.md): what a player receives and
+# writes, three sample answers, the commands by mail.
+PLAYERS_PAGE = ("What you receive, what to write, sample answers and every command by mail are on one "
+                "page, docs/players.md of the judge (ask the game master for it); a line 'help' in your "
+                "block answers with this game's orders and rules.")

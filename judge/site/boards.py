@@ -201,9 +201,10 @@ def market(grid: list[list[dict]], companies: list[dict], colours: dict[str, str
                 placed[name] = _token_at(x, y, i, len(stack))
     for name in names:
         fill = colours.get(name, "#777")
-        x, y = placed.get(name, (0, 0))
+        x, y, scale = placed.get(name, (0, 0, 1))
         hidden = "" if name in placed else " hidden"
-        out.append(f'<g class="token{hidden}" data-company="{escape(name)}" transform="translate({x:.1f},{y:.1f})">'
+        out.append(f'<g class="token{hidden}" data-company="{escape(name)}" '
+                   f'transform="translate({x:.1f},{y:.1f}) scale({scale:.3f})">'
                    f'<circle r="{TOKEN_R}" fill="{fill}"/><text y="3" text-anchor="middle" fill="{charts.ink(fill)}">'
                    f'{escape(name)}</text><title>{escape(name)}</title></g>')
     pool = {c["name"]: c.get("pool", 0) for c in companies}
@@ -218,10 +219,12 @@ def market(grid: list[list[dict]], companies: list[dict], colours: dict[str, str
                    f'×{pool[name]}</text></g>')
     out.append("</svg>")
     return "".join(out) + '<p class="legend-note">Shaded: the par prices. A company\'s token sits on its share ' \
-                          'price; tokens on one price are stacked in the order the report lists them.</p>'
+                          'price; tokens on one price sit side by side in the order the report lists them.</p>'
 
 
-def _token_at(x: float, y: float, i: int, n: int) -> tuple[float, float]:
-    """The centre of the i-th of n tokens on the space at (x, y): side by side, overlapping."""
-    step = min(2 * TOKEN_R - 2, (CELL_W - 2 * TOKEN_R - 4) / max(n - 1, 1)) if n > 1 else 0
-    return x + CELL_W / 2 - step * (n - 1) / 2 + step * i, y + CELL_H - TOKEN_R - 3
+def _token_at(x: float, y: float, i: int, n: int) -> tuple[float, float, float]:
+    """The centre of the i-th of n tokens on the space at (x, y) and their scale: side by side,
+    none over another (made smaller to fit the space: boards.js places them alike)."""
+    scale = min(1, (CELL_W - 4) / (2 * TOKEN_R * n))
+    step = 2 * TOKEN_R * scale
+    return x + CELL_W / 2 - step * (n - 1) / 2 + step * i, y + CELL_H - TOKEN_R * scale - 3, scale

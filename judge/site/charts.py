@@ -14,6 +14,8 @@ from html import escape
 
 TOP, PLOT, BELOW = 18, 200, 40  # a line chart: room for the top tick's label, the plot, the move axis
 ROW = 38  # a bar and its labels
+LIFT = 3  # pixels a line is lifted for each line drawn before it that it runs along
+DASHES = ["7 4", "2 3", "9 3 2 3"]  # (in screen pixels: the lines' stroke does not scale)
 NAMED = {"blue": "#1f5fbf", "yellow": "#d4a800", "red": "#c8102e", "green": "#2e8b3a", "brown": "#8b5a2b",
          "pink": "#e0609a", "black": "#333333", "orange": "#f08020"}
 COMPANIES = ["#c8102e", "#1f5fbf", "#2e8b3a", "#d4a800", "#333333", "#8b5a2b", "#f08020", "#e0609a", "#0e8a9a",
@@ -97,20 +99,33 @@ def line(title: str, xs: list[int], series: dict[str, list], colours: dict[str, 
     out.append(f'<text class="tick axis" x="50%" y="{height - 6}" text-anchor="middle">move</text>')
     out.append(f'<svg x="0" y="{TOP}" width="100%" height="{PLOT}" viewBox="{left:.2f} 0 {width:.2f} {PLOT}" '
                'preserveAspectRatio="none" overflow="visible">')
-    ends = []
+    ends, drawn = [], []
     for name, vs in series.items():
         points = [(x, v) for x, v in zip(xs, vs) if v is not None]
-        path = " ".join(f"{x},{py(v):.1f}" for x, v in points)
+        under = _under(points, drawn)
+        lift = under * LIFT
+        path = " ".join(f"{x},{py(v) - lift:.1f}" for x, v in points)
+        dashes = f' stroke-dasharray="{DASHES[(under - 1) % len(DASHES)]}" data-under="{under}"' if under else ""
         out.append(f'<polyline{paint(colours[name], "stroke", "series")} data-name="{escape(name)}" '
-                   f'data-points="{len(points)}" points="{path}"><title>{escape(name)}</title></polyline>')
+                   f'data-points="{len(points)}"{dashes} points="{path}"><title>{escape(name)}</title></polyline>')
         if points:
             x, v = points[-1]
-            ends.append(f'<circle{paint(colours[name], "fill", "end")} cx="{pct(x)}" cy="{TOP + py(v):.1f}" r="3">'
-                        f'<title>{escape(name)}: {v} at move {x}</title></circle>')
+            ends.append(f'<circle{paint(colours[name], "fill", "end")} cx="{pct(x)}" cy="{TOP + py(v) - lift:.1f}" '
+                        f'r="3"><title>{escape(name)}: {v} at move {x}</title></circle>')
     out.append("</svg>")
     out += ends
     out.append("</svg>")
     return "".join(out) + swatches({n: colours[n] for n in series})
+
+
+def _under(points: list[tuple[int, float]], drawn: list[set]) -> int:
+    """How many of the lines drawn before run along a quarter or more of this one (the same
+    values from one move to the next): it is lifted by LIFT pixels and dashed for each, so that
+    a line with another's values is still seen (rumors' prices often move together; a shared
+    start alone leaves it as it is). `drawn` takes this line's stretches."""
+    stretches = set(zip(points, points[1:])) or set(points)
+    drawn.append(stretches)
+    return sum(1 for earlier in drawn[:-1] if 4 * len(earlier & stretches) >= len(stretches))
 
 
 def bars(title: str, rows: list[tuple[str, str, int, str]]) -> str:

@@ -52,6 +52,12 @@ def _newest_first(summaries) -> list[dict]:
     return sorted(summaries, key=lambda s: (s.get("ended", ""), s["key"]), reverse=True)
 
 
+def listed(out: Path) -> int:
+    """How many games the site at `out` lists (running, and finished in every month)."""
+    data, warning = derived.read(Path(out) / INDEX, GAMES)
+    return 0 if data is None else len(data["running"]) + sum(data["months"].values())
+
+
 class Listing:
     def __init__(self, out: Path, write_file):
         self.out, self.write_file = Path(out), write_file
@@ -82,6 +88,8 @@ class Listing:
         self.recent = [s for s in self.recent if s["key"] != key]
         if summary["over"]:
             self.running.pop(key, None)
+            if month_of(summary) != UNDATED and UNDATED in self.months and key in self.month(UNDATED):
+                self._place(UNDATED, key, None)  # (filed as undated by a judge that missed the log's date)
             self._place(month_of(summary), key, {k: v for k, v in summary.items() if k != "entries"})
             self.recent = _newest_first([*self.recent, summary])[:RECENT]
             return

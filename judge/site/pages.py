@@ -39,8 +39,7 @@ def summary(record: dict, audit: dict | None, marks: list[str] = ()) -> dict:
     view = record["view"]
     seats = record.get("seats", {})
     standings = view.get("standings") or []
-    league = record.get("league")
-    ended = league.get("ended") if isinstance(league, dict) else None
+    ended = _ended(record)
     return {
         "key": f"{record['ruleset']}/{record['game']}",
         "game": record["game"], "ruleset": record["ruleset"], "title": view.get("title", record["ruleset"]),
@@ -51,9 +50,20 @@ def summary(record: dict, audit: dict | None, marks: list[str] = ()) -> dict:
         "deadline": record.get("deadline", ""),
         "winners": [r["player"] for r in standings if r.get("rank") == 1],
         "audit": audit,
-        "ended": ended if isinstance(ended, str) else "",
+        "ended": ended,
         **({"marked": list(marks)} if marks else {}),
     }
+
+
+def _ended(record: dict) -> str:
+    """When the game ended: the judge's entry `ended at TIME` of its log (file format 2), or
+    the [league] table's `ended` of a record of format 1; "" when the record says neither."""
+    from judge.engine import facts
+
+    league = record.get("league")
+    ended = league.get("ended") if isinstance(league, dict) else None
+    log = record.get("log")
+    return ended if isinstance(ended, str) and ended else facts.ended_in(log if isinstance(log, list) else [])
 
 
 def reports(record: dict) -> list[dict]:

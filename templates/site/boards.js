@@ -35,12 +35,14 @@
       var cell = figure.querySelector('.cell[data-cell="' + key + '"]'), stack = cells[key];
       if (!cell) return;
       var x = +cell.getAttribute("x"), y = +cell.getAttribute("y"), w = +cell.getAttribute("width"),
-        h = +cell.getAttribute("height"), n = stack.length, step = n > 1 ? Math.min(2 * r - 2, (w - 2 * r - 4) / (n - 1)) : 0;
-      stack.forEach(function (name, i) { // side by side, overlapping, as judge/site/boards.py draws them
+        h = +cell.getAttribute("height"), n = stack.length, scale = Math.min(1, (w - 4) / (2 * r * n)),
+        step = 2 * r * scale;
+      stack.forEach(function (name, i) { // side by side, none over another, as judge/site/boards.py draws them
         var g = one(".token", name);
         if (!g) return;
         g.classList.remove("hidden");
-        g.setAttribute("transform", "translate(" + (x + w / 2 - step * (n - 1) / 2 + step * i) + "," + (y + h - r - 3) + ")");
+        g.setAttribute("transform", "translate(" + (x + w / 2 - step * (n - 1) / 2 + step * i) + "," +
+          (y + h - r * scale - 3) + ") scale(" + scale + ")");
       });
     });
     figure.querySelectorAll(".pooled").forEach(function (g) {

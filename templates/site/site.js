@@ -1,7 +1,9 @@
 // The public report at every move of a game page, rebuilt from the changes the page carries
 // (judge/site/replay.py): the buttons, the move list's links and #move=N show that move's
 // report; the arrow keys (and Home, End) step. Without script the page shows the last report,
-// and the buttons and #move=N links lead to the move in the move list.
+// and the buttons and #move=N links lead to the move in the move list. A step of the buttons or
+// the keys replaces the page's place in the browser's history (Back leaves the game, not the
+// last step); a link of the move list adds one.
 (function () {
   var data = document.getElementById("reports");
   if (!data) return;
@@ -39,6 +41,17 @@
     var i = shown(), to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: moves.length - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    location.hash = "move=" + moves[Math.max(0, Math.min(moves.length - 1, to))];
+    step("#move=" + moves[Math.max(0, Math.min(moves.length - 1, to))]);
+  });
+  function step(hash) { // (boards.js follows the hashchange too)
+    if (hash === location.hash) return;
+    history.replaceState(history.state, "", hash);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  }
+  replay.querySelector(".steps").addEventListener("click", function (e) {
+    var a = e.target.closest("a");
+    if (!a || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+    e.preventDefault();
+    step(a.getAttribute("href"));
   });
 })();

@@ -9,14 +9,15 @@ example may use it (the README's setup file; `~/` is HOME, the same directory).
 How they run: the blocks of one document run in order, each as a bash script with `set -e`
 (so every command line must succeed, and the failing line is named), all in one new
 temporary directory per document (a later block may use a game an earlier one made), with
-`judge` this checkout's (the virtual environment's bin first on PATH), `.venv` in that
+`judge` this checkout's (the virtual environment's bin first on PATH; not for the README, whose
+blocks activate it themselves as a newcomer must: "judge: command not found" otherwise), `.venv` in that
 directory a link to this checkout's virtual environment (so `.venv/bin/judge` works as
 printed), HOME the temporary directory and no JUDGE_CONFIG.
 
 Blocks that cannot run here are marked in the document by an HTML comment on the line just
 above the fence, `<!-- not run: REASON -->` (installing, running this test suite, a mail
 host), and NOT_RUN below lists every one: a new marker fails this test until it is listed,
-so the list stays short and deliberate. docs/mail.md's `<!-- host: NAME -->` blocks (root,
+so the list stays short and deliberate. docs/mail-host.md's `<!-- host: NAME -->` blocks (root,
 apt-get, Postfix, cron) are run as they stand by bench/postfix_procmail.sh on a host of their
 own, not here.
 """
@@ -41,7 +42,7 @@ NOT_RUN = [
     ("README.md", "installs the judge; this test runs the installed one"),
     ("README.md", "runs this test suite"),
     ("docs/league.md", "needs a mail host"),
-    ("docs/mail.md", "needs a mail host (the one the blocks above set up)"),
+    ("docs/mail-host.md", "needs a mail host (the one the blocks above set up)"),
 ]
 
 
@@ -84,8 +85,11 @@ def test_every_shell_example_of_a_document_runs_as_printed(doc, tmp_path):
             target.write_text(body, encoding="utf-8")
     venv = Path(sys.executable).parent.parent
     (tmp_path / ".venv").symlink_to(venv)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
-    env.update(PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", HOME=str(tmp_path))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUDGE_", "VIRTUAL_ENV"))}
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if p and Path(p).resolve() != (venv / "bin").resolve()]
+    if doc.name != "README.md":  # (the README is read first: its commands activate the environment, as a newcomer's must)
+        path.insert(0, str(venv / "bin"))
+    env.update(PATH=os.pathsep.join(path), HOME=str(tmp_path))
     ran = 0
     for line, lang, mark, body in found:
         if lang not in SHELL or mark.startswith(("not run: ", "host: ")):

@@ -119,14 +119,14 @@ def test_a_player_whose_absence_runs_out_is_told_once_that_they_are_back_and_wha
     assert mails[0]["Subject"] == "game g1: you are back, move 1"
     assert flat(body).startswith(flat("Your absence from game g1 has ended (you were away until 2026-05-03). "
                                       "The game is not waiting for an order of yours now."))
-    assert render(site.load().view(idle)) in body and "Deadline for move 1: 2026-05-03 12:00 UTC" in body
+    assert render(site.load().view(idle), mail=True) in body and "Deadline for move 1: 2026-05-03 12:00 UTC" in body
     # 2026-05-06 00:10: late's has run out too; awaited past the deadline, late gets a whole new one
     done, mails = tick(site, T0 + 108 * H + H / 6)
     assert done == [f"g1: back from an absence: {late}"] and [m["To"] for m in mails] == [address(late)]
     body = text(mails[0])
     assert flat(body).startswith(flat("Your absence from game g1 has ended (you were away until 2026-05-05). "
                                       "The game is waiting for your order for move 1."))
-    assert render(site.load().view(late)) in body
+    assert render(site.load().view(late), mail=True) in body
     assert "Deadline for move 1: 2026-05-08 00:10 UTC (and 6 hours' grace after it)." in body
     assert "You are away" not in body and "away_until" not in site.load().meta["mail"]["players"][late]
     assert site.load().log == []  # not defaulted on coming back

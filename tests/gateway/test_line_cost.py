@@ -3,7 +3,7 @@
 master's `inbox.GM_COMMANDS`: read from the code, so a new verb fails here until it has an
 example) is sent by mail to a game of a judge whose archive holds 1,000 finished records, its
 league's index and its site. What the judge reads of the archive while it answers and
-publishes is counted (every file opened, Python's audit hook): the budget of docs/mail.md, the
+publishes is counted (every file opened, Python's audit hook): the budget of docs/mail-reference.md, the
 same for 10 records or 10,000."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from archivekit import copies
 from mailkit import GM_ADDRESS, T0, address, make_site, message, new_game
 
 RECORDS = 1000
-BUDGET = 40  # files of the archive a line may open (docs/mail.md), and not one of another game
+BUDGET = 40  # files of the archive a line may open (docs/mail-reference.md), and not one of another game
 
 PLAYER_LINES = {  # an example of each player's verb (the first word is the verb)
     "help": "help", "rules": "rules", "history": "history 1", "report": "report 1", "league": "league",

@@ -1,4 +1,4 @@
-"""The procmail recipe of docs/mail.md, run by the real procmail (skipped where it is not
+"""The procmail recipe of docs/mail-host.md, run by the real procmail (skipped where it is not
 installed, but never in CI: .ci/run installs Debian's procmail): orders are applied and
 answered, and a `judge mail` that fails or is killed hands exit 75 to the MTA instead of
 filing the message in the mailbox; the Maildir recipe files each message where cron's
@@ -17,13 +17,13 @@ from mailkit import address, make_site, message, new_game, reply
 
 PROCMAIL = shutil.which("procmail")
 JUDGE = Path(sys.executable).parent / "judge"
-DOCS = Path(__file__).parents[2] / "docs" / "mail.md"
+DOCS = Path(__file__).parents[2] / "docs" / "mail-host.md"
 pytestmark = pytest.mark.skipif((not PROCMAIL or not JUDGE.exists()) and not (os.environ.get("CI") or os.environ.get("JUDGE_CI")),
                                 reason="needs procmail and the judge script")
 
 
 def doc_block(name: str) -> str:
-    """The fenced block after <!-- file: NAME --> in docs/mail.md."""
+    """The fenced block after <!-- file: NAME --> in docs/mail-host.md."""
     return re.search(rf"<!-- file: {re.escape(name)} -->\n```\n(.*?)```", DOCS.read_text(), re.S)[1]
 
 
@@ -111,7 +111,7 @@ def test_the_documented_maildir_recipe_files_each_message_for_judge_mail_maildir
     site, first, raw = game_and_orders(tmp_path)
     rc = doc_block("~/.procmailrc (Maildir)")
     maildir = tmp_path / "Maildir"
-    for sub in ("new", "cur", "tmp"):  # made before the first message, as docs/mail.md says
+    for sub in ("new", "cur", "tmp"):  # made before the first message, as docs/mail-host.md says
         (maildir / sub).mkdir(parents=True)
     assert deliver(tmp_path, rc, raw) == 0
     assert len(os.listdir(maildir / "new")) == 1 and not (tmp_path / "mbox").exists()

@@ -314,3 +314,23 @@ def test_every_mail_answer_and_report_ends_with_the_logs_head(game):
     head = site.load().head_line()
     assert head.startswith("Log head: move 1 ")
     assert all(f"\n{head}\n" in m.get_content() for m in mails), [m["Subject"] for m in mails]
+
+
+def test_a_mistyped_order_is_answered_as_the_shell_answers_it_and_the_report_names_help_by_mail(game):
+    """Issue 47, item 7: '#1 bidd' was answered as chat ("not an order ... end your orders with a
+    line 'end'"); the shell says "unknown order 'bidd'". And a mailed report ends with what a
+    mail player writes for the help, not a command of the shell."""
+    site, pw, first, welcome = game
+    text = answer(site, address(first), f"game g1\nplayer {first} {pw[first]}\n#1 bidd\n", "orders")
+    assert "REFUSED syntax error \"#1 bidd\": unknown order 'bidd'" in flat(text) and "not an order" not in text
+    other = next(p for p in ("alice", "bob", "carol") if p != first)
+    text = answer(site, address(other), f"game g1\nplayer {other} {pw[other]}\nbdi\n", "orders")
+    assert "unknown order 'bdi'" in flat(text) and "not your turn" not in flat(text)  # (a typo out of turn: item 8)
+    body = welcome.get_content()
+    assert "Order words, terms and rules, by mail: help" in body and "judge help" not in body
+
+
+def test_the_welcome_points_a_player_to_the_players_page(game):
+    """Issue 47, item 6: docs/players.md, the players' handout, is named in every welcome."""
+    site, pw, first, welcome = game
+    assert "docs/players.md" in flat(welcome.get_content()) and "a line 'help' in your block" in flat(welcome.get_content())

@@ -114,3 +114,28 @@ def test_a_record_whose_board_does_not_fit_gets_no_drawing_and_still_its_page():
     record = public.build(game, "edited")
     record["moves"][-1]["board"] = {"market": [[0, 0, math.nan]]}  # no "NaN" for boards.js to choke on
     assert 'id="board"' not in pages.game_page(record, None)
+
+
+def test_tokens_on_one_price_sit_side_by_side_inside_the_space():
+    """Issue 47, item 3: SFR half under PST. Each token's circle, scaled, clear of the others."""
+    grid = [[{"price": 50, "par": False, "tokens": tokens} for tokens in (["A"], ["SFR", "PST"])]]
+    svg = boards.market(grid, [{"name": n, "pool": 0} for n in ("A", "SFR", "PST")], charts.companies(["A", "SFR", "PST"]))
+    for n in (1, 2, 3):
+        placed = [boards._token_at(1, 1, i, n) for i in range(n)]
+        for (x, y, s) in placed:  # inside the space
+            r = boards.TOKEN_R * s
+            assert 1 <= x - r and x + r <= 1 + boards.CELL_W and y + r <= 1 + boards.CELL_H
+        for (x1, _, s), (x2, _, _) in zip(placed, placed[1:]):
+            assert x2 - x1 >= 2 * boards.TOKEN_R * s - 1e-9  # none over another
+    assert svg.count(' scale(1.000)">') == 1  # the token alone keeps its size
+
+
+def test_a_line_with_the_same_values_as_another_is_lifted_and_dashed():
+    """Issue 47, item 3: Gazillioon under Banana, then Edison (rumors' prices moving together)."""
+    svg = charts.line("prices", [1, 2, 3], {"Banana": [10, 20, 30], "Gazillioon": [10, 20, 30], "Edison": [10, 20, 25],
+                                            "Alone": [5, 6, 7]}, charts.companies(["Banana", "Gazillioon", "Edison", "Alone"]))
+    lines = dict(re.findall(r'<polyline[^>]*data-name="(\w+)"[^>]*points="([^"]*)"', svg))
+    assert len(set(lines.values())) == 4  # four lines where four are drawn
+    assert 'data-name="Banana" data-points="3" points' in svg and 'data-name="Alone" data-points="3" points' in svg
+    assert re.search(r'data-name="Gazillioon"[^>]*stroke-dasharray="[^"]+" data-under="1"', svg)
+    assert re.search(r'data-name="Edison"[^>]*stroke-dasharray="[^"]+" data-under="2"', svg)

@@ -32,14 +32,15 @@ def test_the_league_page_lists_the_players_of_finished_games_with_their_figures(
         gamefile.load(p).ruleset.name for p in games_dir.glob("*.toml") if gamefile.load(p).is_over()}
     for s in sections:
         for i, row in enumerate(s.rows, 1):
-            assert f"<tr><td>{i}</td><td>{row.player}</td><td>{row.skill.rating:.2f}</td>" in page
+            assert (f'<tr><td data-label="#">{i}</td><td data-label="player">{row.player}</td>'
+                    f'<td data-label="rating">{row.skill.rating:.2f}</td>') in page
     rumors = next(s for s in sections if s.ruleset == "rumors")
     assert rumors.count == 1  # the running rumors game counts for nothing
     assert 'href="league.html"' in (out / "index.html").read_text()
     # the site's [league] aliases are the league's
     build.build(games_dir, tmp_path / "aliased", aliases={"alice": "Zoe"})
     aliased = (tmp_path / "aliased" / "league.html").read_text()
-    assert "<td>Zoe</td>" in aliased and "<td>alice</td>" not in aliased
+    assert '<td data-label="player">Zoe</td>' in aliased and '>alice</td>' not in aliased
 
 
 def test_the_league_page_holds_no_address(tmp_path):
@@ -92,7 +93,7 @@ def test_a_running_game_leaves_the_league_page_alone_and_a_finished_one_joins_it
     assert gamefile.load(games / "two.toml").is_over() and rest == []
     monkeypatch.undo()
     after = page.read_text()
-    assert "2 finished games, ended " in after and "; 1 without an end date<" in after and "<td>dave</td>" in after
+    assert "2 finished games, ended " in after and "; 1 without an end date<" in after and '<td data-label="player">dave</td>' in after
     assert html.fragment(index.from_source(repo)[0]) in after
     assert json.loads(data.read_text())["league"][0]["games"] == 2
 

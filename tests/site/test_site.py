@@ -225,3 +225,33 @@ def test_the_configured_site_is_a_folder_of_its_own(tmp_path):
             assert config.load(path).site == tmp_path / site and not refused
         except UsageError as e:
             assert refused and "site must be a folder of its own" in str(e)
+
+
+def test_a_finished_game_of_the_current_format_is_filed_under_the_month_it_ended(tmp_path):
+    """Issue 47, item 2: its end is the log's `ended at` entry (the site filed it as undated)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    code, said = judge("play", "mogul", "-n", "3", "--seed", "2", "-q", "--save", games / "g.toml",
+                       "--now", "2026-05-03T10:00:00Z")
+    assert code == 0, said
+    code, said = judge("site", games, tmp_path / "out")
+    assert code == 0, said
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "over 2026-05-03" in index and "undated" not in index
+    assert (tmp_path / "out" / "finished" / "2026-05.html").exists()
+    assert not (tmp_path / "out" / "finished" / "undated.html").exists()
+
+
+def test_judge_site_says_it_kept_the_games_of_an_existing_site_and_where_it_kept_the_index(tmp_path):
+    """Issue 47, item 9: it merged into an existing site and wrote .judge-index/ into the source,
+    saying only "wrote the site of 1 game"."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        gamefile.create(new_game("mogul", 3, {}, 1), tmp_path / name / f"{name}.toml")
+    code, said = judge("site", tmp_path / "a", tmp_path / "out")
+    assert code == 0 and flat(f"kept the league's index of {tmp_path / 'a'} in {tmp_path / 'a' / '.judge-index'}") in flat(said)
+    code, said = judge("site", tmp_path / "b", tmp_path / "out")
+    assert code == 0 and flat("wrote the site of 1 game") in flat(said)
+    assert flat("held a site already: it lists 2 games, the 1 it showed before kept") in flat(said)
+    code, said = judge("site", tmp_path / "b", tmp_path / "out")
+    assert code == 0 and "held a site" in said and "kept the league's index" not in said  # (said once)

@@ -28,7 +28,7 @@ class Standing:
                                        "last two in the auction", text)
             keep = f" keep {parse_count(w[5], text)}" if len(w) == 6 else ""
             return f"bid until pot {parse_count(w[3], text)}{keep}" + (" head to head" if h2h else "")
-        if w[0] == "credit":
+        if w[0] == "credit" and w[1:2] == ["when"]:  # ('credit 3' is the order credit, mistyped)
             if w[1:] != ["when", "out", "of", "chips"]:
                 raise OrderSyntaxError("write credit when out of chips [head to head]", text)
             return "credit when out of chips" + (" head to head" if h2h else "")

@@ -49,7 +49,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     score_parts = ("track", "depot_points", "share_points", "chip_points")
     arity = {
         "sell": ((0, 1), "write sell (all your shares of the box colour) or sell none"),
-        "depot": (1, "write depot SPACE (a station's short name, as on the map)"),
+        "depot": ((1, 2, 3), "write depot SPACE (a station's short name, as on the map, or its name)"),
         "move": (2, "write move FROM TO (stations' short names, as on the map)"),
     }
     setup_keys = ("start_player", "seats", "deck")
@@ -69,8 +69,21 @@ class MogulBoard(Standing, Bot, Check, Mogul):
         """Station space -> the networks (colours) it lies on."""
         return {s: [c for c, spaces in self.networks().items() if s in spaces] for s in self.data["stations"]}
 
-    def station(self, word: str, text: str) -> str:
-        return pick(word, list(self.data["stations"]), text, what="station")
+    def station(self, word: str, text: str, colour: str | None = None) -> str:
+        """The station `word` names: its short name (or a unique start of one) or its whole name
+        (`salt lake city`). Unknown: refused listing the stations of the `colour` network (where
+        the order must build) rather than all of the map's."""
+        stations = self.data["stations"]
+        named = [code for code, name in stations.items() if name.lower() == word.lower()]
+        if named:
+            return named[0]
+        try:
+            return pick(word, list(stations), text, what="station")
+        except OrderSyntaxError:
+            if colour is None:
+                raise
+            listed = ", ".join(f"{code} {stations[code]}" for code in self.networks()[colour])
+            raise OrderSyntaxError(f"unknown station '{word}' (the {colour} network's: {listed})", text) from None
 
     def owners(self, state) -> dict[str, str]:
         return {s: p for p in state["seats"] for s in state["players"][p]["depots"]}
@@ -184,7 +197,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
         if verb == "depot":
             if built >= most:
                 raise IllegalOrder(f"all your {most} depots are built: move one with move FROM TO", text)
-            space = self.station(args[0], text)
+            space = self.station(" ".join(args), text, self.sell_colour(state))
             self.check_target(state, player, space, text)
             return Order(player, "depot", (space,))
         if built < most:

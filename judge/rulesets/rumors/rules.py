@@ -323,6 +323,9 @@ class Rules(Ruleset):
     def company_and_count(self, state, verb, args, text) -> tuple[str, int]:
         if len(args) != 2:
             raise OrderSyntaxError(f"write {verb} COMPANY N", text)
+        if args[0].isdigit() and not args[1].isdigit():  # 'buy 2 Edison': the company comes first
+            c = self.company(state, args[1], text)
+            raise OrderSyntaxError(f"the company comes first: write '{verb} {c} {args[0]}'", text)
         c = self.company(state, args[0], text)
         n = parse_count(args[1], text)
         if n < 1:
