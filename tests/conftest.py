@@ -57,9 +57,6 @@ def no_wait_for_the_disk(monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
-REAL_SCRYPT_N = None  # the judge's own work factor for password hashes (tests/mail/test_passwords.py)
-
-
 @pytest.fixture(autouse=True)
 def cheap_password_hashes(monkeypatch):
     """Passwords hashed in the tests' own process with scrypt's work factor N = 2**4 instead of
@@ -68,10 +65,8 @@ def cheap_password_hashes(monkeypatch):
     every check still passes or fails as in production; no test guesses a password.
     tests/mail/test_passwords.py proves the judge's own factor; judges run as subprocesses,
     and hashes stored in golden files, keep theirs."""
-    global REAL_SCRYPT_N
     from judge.mail import passwords
 
-    REAL_SCRYPT_N = REAL_SCRYPT_N or passwords.N
     monkeypatch.setattr(passwords, "N", 2**4)
 
 
