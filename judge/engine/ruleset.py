@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, wraps
 
 from judge.engine import components
@@ -54,15 +54,31 @@ SIMULTANEOUS = "simultaneous"  # players give secret orders at once, carried out
 REVEALS = (GENERATOR, PILE, SIMULTANEOUS)
 
 
+# How much of an order the public sees in the record while the game runs (`Information.orders`,
+# for each first word): WHOLE, or the number of its first words shown (0: none, "secret order";
+# 2: "raise 10 [secret]", the rest hidden).
+WHOLE = "whole"
+SECRET_PART = "[secret]"  # what the public record shows for the hidden rest of an order
+
+
 @dataclass(frozen=True)
 class Information:
     """What of a game is hidden while it runs and what shows it, declared up front (as OpenSpiel's
     `GameType` declares its information and its chance). tests/engine/test_contract.py holds
     every ruleset to its declaration in random games; the fair-play proof needs none of it to
-    find an order that showed something (it compares views)."""
+    find an order that showed something (it compares views), and the privacy proof holds each
+    order's public form (`orders`) against every other order its player could have given."""
 
     secret: bool  # something is hidden from some player while the game runs: `resample_hidden` redraws it
     reveals: tuple[str, ...] = ()  # what shows hidden facts in play: GENERATOR, PILE, SIMULTANEOUS
+    # What the public sees of each kind of order (its first word, every one of `verbs`): WHOLE,
+    # or how many of its first words (0: none). No kind is public unless declared here.
+    orders: dict[str, str | int] = field(default_factory=dict)
+    # Keys of the game master's view that a player may not be shown but can always work out
+    # from what they have seen (the cards left in a pile whose cards were all turned face up):
+    # not shown, yet not hidden. The proofs demand no redraw of them, and check that no redraw
+    # for a player changes them (tests/proofs/test_privacy.py).
+    deducible: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,17 @@ class Option:
         default = str(self.default).lower() if isinstance(self.default, bool) else self.default
         choices = f" ({'/'.join(self.choices)})" if self.choices else ""
         return f"{self.name}={default}{choices}: {self.help}"
+
+
+def declared_public(info: Information | None, text: str) -> str | None:
+    """`text` as `info.orders` shows it to the public (Ruleset.public_order's default)."""
+    words = text.split()
+    shown = info.orders.get(words[0].lower()) if info and words else None
+    if shown == WHOLE:
+        return text
+    if not isinstance(shown, int) or shown <= 0:
+        return None
+    return " ".join(words[:shown] + [SECRET_PART])  # (always: how many words follow is hidden too)
 
 
 def emit(state: dict, text: str, to: list[str] | None = None) -> None:
@@ -355,10 +382,11 @@ class Ruleset:
     def public_order(self, text: str) -> str | None:
         """A logged order (its canonical text) as the public sees it in the public record while
         the game runs, or None for a secret order (the record shows "secret order"). Decide it
-        from the text alone; a ruleset of SIMULTANEOUS orders hides them here. Called by:
-        judge/record/entries.py `public_entry` (the one place that asks), the notices of
-        judge tick and the gateway."""
-        return text
+        from the text alone. Default: as `information.orders` declares for its first word (its
+        first words, the rest SECRET_PART; a kind not declared there is a secret order).
+        Called by: judge/record/entries.py `public_entry` (the one place that asks), the
+        notices of judge tick and the gateway."""
+        return declared_public(self.information, text)
 
     def default_order(self, state: dict, player: str) -> str | None:
         """The order given for a player who misses a deadline, or None for none (the sensible
@@ -479,9 +507,11 @@ DECLARED = {
     "max_moves": "no game runs longer (accepted orders): bots.play_out stops there",
     "verbs": "the first word of every order, the players' and the game master's: a line of a "
              "mail that begins with one is an order (judge/gateway/inbox.py)",
-    "information": "`Information(secret, reveals)`: whether anything is hidden while the game "
-                   "runs, and what shows it in play: GENERATOR, PILE (needs `revealed`), "
-                   "SIMULTANEOUS (needs `public_order`)",
+    "information": "`Information(secret, reveals, orders, deducible)`: whether anything is hidden "
+                   "while the game runs; what shows it in play: GENERATOR, PILE (needs `revealed`), "
+                   "SIMULTANEOUS; what the public sees of each kind of order (`orders`: WHOLE, or "
+                   "its first N words; undeclared: nothing); what a player's view leaves out but "
+                   "they can work out (`deducible`)",
     "score_parts": "the columns of the final standings that add up to `score`",
     "setup_example": "with `setup_words`: a setup file of it (TOML) that sets something, for "
                      "the tests of what every report, the record, the site and `judge audit` name",

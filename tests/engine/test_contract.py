@@ -17,7 +17,7 @@ from judge.engine import bots, ruleset
 from judge.engine.game import Game
 from judge.engine.paths import resource
 from judge.engine.ruleset import (CORE_STATE_KEYS, DEFAULT_HOOKS, GENERATOR, GM, HOOKS, PILE, REVEALS, SIMULTANEOUS,
-                                  VIEW_KEYS, Information, Option, Ruleset, checklist)
+                                  VIEW_KEYS, WHOLE, Information, Option, Ruleset, checklist)
 from judge.engine.simulate import usual_players
 
 from registry import ARCHITECTURE, contract_line, every_name, many, random_bots
@@ -70,8 +70,12 @@ def declaration_problems(rs: Ruleset) -> list[str]:
     if isinstance(info, Information):
         need(PILE not in info.reveals or kind.revealed is not Ruleset.revealed, DEFAULT, "revealed",
              "is not given, but `information` says a shuffled pile is turned in play (PILE)")
-        need(SIMULTANEOUS not in info.reveals or kind.public_order is not Ruleset.public_order, DEFAULT,
-             "public_order", "is not given, but `information` says secret orders are given at once (SIMULTANEOUS)")
+        undeclared = [v for v in rs.verbs if v not in info.orders]
+        need(not undeclared, DECLARED, "information",
+             f"declares no public form of {', '.join(undeclared)} (`orders`: WHOLE, or how many of its first words "
+             "the public sees; undeclared, the record shows it as a secret order)")
+        odd = {v: k for v, k in info.orders.items() if k != WHOLE and not (type(k) is int and k >= 0)}
+        need(not odd, DECLARED, "information", f"declares public forms that are neither WHOLE nor a number of words: {odd}")
     need(isinstance(rs.score_parts, tuple) and all(isinstance(p, str) for p in rs.score_parts), DECLARED,
          "score_parts", "is not a tuple of column names")
     need(bool(rs.standing_starts) == bool(rs.standing_forms), DECLARED, "standing_starts",
@@ -252,7 +256,16 @@ def test_it_catches_views_and_verbs_and_declarations_that_do_not_fit():
     declared = declaration_problems(mogul_changed(information=Information(secret=True, reveals=(PILE,)),
                                                   revealed=Ruleset.revealed, verbs=()))
     assert any("`revealed` is not given" in p and "docs/architecture.md:" in p for p in declared), declared
+    forgot = declaration_problems(mogul_changed(information=Information(True, (PILE,), {"bid": WHOLE, "pass": 1})))
+    assert any("declares no public form of take, sell, credit" in p for p in forgot), forgot
     assert any("`verbs` is not a tuple" in p for p in declared), declared
+
+
+def test_an_order_shows_the_public_what_its_kind_declares_and_no_more():
+    info = Information(True, orders={"raise": 2, "pass": WHOLE, "bag": 0})
+    shown = {t: ruleset.declared_public(info, t) for t in ("raise 10 2 8", "raise 10", "pass", "bag A B", "peek")}
+    assert shown == {"raise 10 2 8": "raise 10 [secret]", "raise 10": "raise 10 [secret]", "pass": "pass",
+                     "bag A B": None, "peek": None}  # (how many words are hidden is hidden too; undeclared: secret)
 
 
 def test_every_core_state_key_is_one_the_core_writes():
