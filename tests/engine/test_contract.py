@@ -198,7 +198,8 @@ def _view_problems(rs: Ruleset, game: Game, where: str, need) -> bool:
         need(_jsonable(v), HOOK, "view", f"{where}: the view of {who or 'the public'} is not JSON-able")
     if game.is_over():
         return False
-    facts = {who: {k: x for k, x in v.items() if k not in VIEWER_KEYS} for who, v in views.items()}
+    known = VIEWER_KEYS + (rs.information.deducible if rs.information else ())  # (not shown is not hidden)
+    facts = {who: {k: x for k, x in v.items() if k not in known} for who, v in views.items()}
     hides = [p for p in game.players if facts[p] != facts[GM]]
     if not rs.information or rs.information.secret:
         return bool(hides)

@@ -33,11 +33,12 @@ from judge.engine.ruleset import GM, SECRET_PART, WHOLE, Information, visible_ev
 from judge.rulesets.mogul.rules import Mogul
 from judge.rulesets.rumors.ruleset import Rumors
 
-from registry import (config_id, configs, contract_line, information, many, new_game, random_bots, with_heads,
-                      without_heads)
+from registry import (config_id, contract_line, information, key_path, many, new_game, phase_of, proof_configs,
+                      random_bots, told, with_heads, without_heads)
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
 EVERY = 16  # orders between the positions checked
+PHASES = 2  # the positions checked at which each phase begins
 TRIES = 8  # resamples per player and position until one changes a hidden fact
 VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
 STANDING_KEYS = ("standing", "standing_stopped", "standing_unmet", "standing_orders")
@@ -72,17 +73,24 @@ def facts(game: Game, who, state: dict | None = None) -> dict:
     return {k: v for k, v in view.items() if k not in VIEWER_KEYS + STANDING_KEYS}
 
 
+def deducible(game: Game) -> tuple[str, ...]:
+    """The keys of the game master's view a player can work out though their view may not show
+    them (the ruleset's `information.deducible`): not shown is not hidden."""
+    return game.ruleset.information.deducible if game.ruleset.information else ()
+
+
 def hides_something(game: Game, player: str) -> bool:
     """While the game runs, the game master sees something `player` does not (viewer-specific
-    keys aside). After the end what is left may be deducible (the last card of a pile)."""
-    return not game.is_over() and facts(game, GM) != facts(game, player)
+    keys and what they can deduce aside). After the end what is left may be deducible (the
+    last card of a pile)."""
+    return not game.is_over() and bool(hidden_keys(game, player) or facts(game, GM)["events"] != facts(game, player)["events"])
 
 
 def hidden_keys(game: Game, player: str) -> set[str]:
-    """The keys of the game master's view that `player`'s view shows otherwise (or not at all),
-    but the events (told as they happened: never redrawn)."""
+    """The keys of the game master's view that `player`'s view shows otherwise (or not at all)
+    and that they cannot deduce, but the events (told as they happened: never redrawn)."""
     gm, mine = facts(game, GM), facts(game, player)
-    return {k for k in gm if k != "events" and gm[k] != mine.get(k)}
+    return {k for k in gm if k != "events" and k not in deducible(game) and gm[k] != mine.get(k)}
 
 
 def privacy_failures(game: Game, seed: int, cover: dict | None = None) -> list[str]:
@@ -93,7 +101,7 @@ def privacy_failures(game: Game, seed: int, cover: dict | None = None) -> list[s
     gm = facts(game, GM) if cover is not None else {}
     for player in game.players:
         where = f"{rs.name} seed {seed} move {game.move} player {player}"
-        before, original = information(game, player), json.dumps(game.state, sort_keys=True)
+        before, original = told(game, player), json.dumps(game.state, sort_keys=True)
         changed = False
         for k in range(TRIES):
             rng = Rng(seed * 1000 + game.move * 10 + k)
@@ -101,18 +109,25 @@ def privacy_failures(game: Game, seed: int, cover: dict | None = None) -> list[s
             if json.dumps(game.state, sort_keys=True) != original:
                 return [f"{where}: resample_hidden changed the state it was given"]
             rs.check(other)
-            after = information(with_state(game, with_standing_redrawn(game, other, player, rng)), player)
-            for part in before:
+            after = told(with_state(game, with_standing_redrawn(game, other, player, rng)), player)
+            if after["json"] != before["json"]:
+                return [f"{where}: the view (and the report made from it) shows a hidden fact at "
+                        f"view{key_path(before['view'], after['view'])} (as it is / with {player}'s hidden facts redrawn)"]
+            for part in ("status", "standings"):
                 if after[part] != before[part]:
-                    out.append(f"{where}: the {part} shows a hidden fact:\n{_first_difference(before[part], after[part])}")
-            if out:
-                return out
+                    return [f"{where}: `judge {part}` shows a hidden fact at {part}"
+                            f"{key_path(json.loads(before[part]), json.loads(after[part]))}"]
             if other != game.state:
                 changed = True
                 if cover is not None and not game.is_over():
                     cover["hidden"] |= hidden_keys(game, player)
                     redrawn = facts(game, GM, state=other)
                     cover["redrawn"] |= {key for key in gm if redrawn.get(key) != gm[key]}
+                    for key in deducible(game):
+                        if redrawn.get(key) != gm.get(key):
+                            return [f"{where}: `{key}` is declared deducible (`information.deducible`), but a world "
+                                    f"{player} cannot tell from this one has another: at view{key_path({key: gm.get(key)}, {key: redrawn.get(key)})}\n"
+                                    f"    ({contract_line('Declared', 'information')})"]
                 break
         if hides_something(game, player) and not changed:
             out.append(f"{where}: something is hidden from {player}, but {TRIES} resamples changed nothing")
@@ -127,16 +142,22 @@ def _first_difference(a: str, b: str) -> str:
 
 
 def checked_positions(config, seed: int):
-    """A random game, stopping at every EVERY-th order and at the end."""
+    """A random game, stopping at every EVERY-th order, at the first PHASES positions at which
+    each phase begins (every phase the game reaches, whatever the seed) and at the end."""
     game = new_game(*config, seed)
-    rng = Rng(seed + 77)
+    rng, begun, phase = Rng(seed + 77), {}, phase_of(game)
     yield game
     while not game.is_over():
         some_standing_orders(game, rng)
         if game.is_over():
             break
         bots.play_one(game, random_bots(game), salt="privacy")
-        if len(game.log) % EVERY == 0 or game.is_over():
+        now = phase_of(game)
+        begins = now != phase and begun.setdefault(now, 0) < PHASES
+        if begins:
+            begun[now] += 1
+        phase = now
+        if begins or len(game.log) % EVERY == 0 or game.is_over():
             yield game
 
 
@@ -145,12 +166,27 @@ def unredrawn(cover: dict, name: str) -> list[str]:
             f"    ({contract_line('Hooks every', 'resample_hidden')})" for key in sorted(cover["hidden"] - cover["redrawn"])]
 
 
-@pytest.mark.parametrize("config", configs(), ids=config_id)
+def first_shown(game: Game, seed: int) -> str:
+    """Where a failure of the proof at `game`'s position began: the first move at whose start
+    the proof fails, and the order that brought the game there (replayed; on a failure only)."""
+    from judge.record.history import at_move
+
+    for move in range(1, game.move + 1):
+        at = at_move(game, move)
+        found = privacy_failures(at, seed)
+        if found:
+            before = [e for e in game.log if e.split(" ", 1)[0].isdigit() and int(e.split(" ", 1)[0]) < move]
+            return f"first shown at the start of move {move}, after the order '{before[-1] if before else '(setup)'}':\n{found[0]}"
+    return ""
+
+
+@pytest.mark.parametrize("config", proof_configs(), ids=config_id)
 def test_what_a_player_may_not_know_never_reaches_them(config):
     for seed in range(GAMES):
         cover = {"hidden": set(), "redrawn": set()}
         for game in checked_positions(config, seed):
-            assert privacy_failures(game, seed, cover) == []
+            failures = privacy_failures(game, seed, cover)
+            assert not failures, "\n".join([*failures, first_shown(game, seed)])
         assert unredrawn(cover, config_id(config)) == []
 
 
@@ -166,7 +202,7 @@ def test_the_proof_catches_a_report_that_shows_another_players_chips():
     game.ruleset = LeakyMogul()
     bots.play_one(game, random_bots(game))
     failures = privacy_failures(game, 5)
-    assert failures and "hidden fact" in failures[0]
+    assert failures and "hidden fact at view.players[" in failures[0], failures
 
 
 def test_the_proof_catches_a_report_that_shows_another_players_standing_orders(monkeypatch):
@@ -175,7 +211,32 @@ def test_the_proof_catches_a_report_that_shows_another_players_standing_orders(m
     real = standing.add_to_view
     monkeypatch.setattr(standing, "add_to_view", lambda view, state, player: real(view, state, GM if player else None))
     failures = privacy_failures(game, 5)
-    assert failures and "hidden fact" in failures[0]
+    assert failures and "hidden fact at view.standing" in failures[0], failures
+
+
+def test_a_failure_names_the_order_that_first_showed_the_fact():
+    """Mogul whose report shows the next card once a second has sold: the failure names the
+    key and the order after which it was first shown."""
+    class Telling(Mogul):
+        def view(self, state, player):
+            view = super().view(state, player)
+            return {**view, "next_card": state["deck"][:1]} if state.get("sold_once") else view
+
+        def apply(self, state, order, rng):
+            super().apply(state, order, rng)
+            if order.verb == "sell":
+                state["sold_once"] = True
+
+    game = new_game("mogul", 3, {}, 0)
+    game.ruleset = Telling()
+    while not game.state.get("sold_once"):
+        bots.play_one(game, random_bots(game))
+    sold = game.log[-1]
+    for _ in range(10):
+        bots.play_one(game, random_bots(game))
+    failures = privacy_failures(game, 0)
+    assert failures and "hidden fact at view.next_card[0]" in failures[0], failures
+    assert f"after the order '{sold}'" in first_shown(game, 0)
 
 
 def test_the_proof_catches_a_resample_that_changes_nothing():
@@ -205,6 +266,42 @@ def test_the_proof_catches_a_resample_that_leaves_the_pile_as_it_is():
     assert missing and "`deck`" in missing[0] and "docs/architecture.md:" in missing[0], missing
 
 
+class CountingMogul(Mogul):
+    """Mogul whose game master's view counts the cards each player has bought, which the
+    players' views leave out though anyone can count them from the events."""
+
+    def view(self, state, player):
+        view = super().view(state, player)
+        if player == GM:
+            view["bought"] = {p: sum(1 for e in state["events"] if e["text"].startswith(f"{p} takes")) for p in state["seats"]}
+        return view
+
+
+def proof_of(kind, positions: int = 6) -> list[str]:
+    cover, out = {"hidden": set(), "redrawn": set()}, []
+    for k, game in enumerate(checked_positions(("mogul", 3, {}), 0)):
+        game.ruleset = kind()
+        out += privacy_failures(game, 0, cover)
+        if out or k == positions:
+            break
+    return out + unredrawn(cover, "mogul")
+
+
+def test_what_a_player_can_deduce_is_not_hidden_once_declared():
+    """Not shown is not hidden: undeclared, the count reads as a hidden fact no redraw changes
+    (the game master's report would have to lose it); declared deducible, the proof passes;
+    a key declared deducible that a redraw changes (the pile's order) is refused."""
+    from dataclasses import replace
+
+    undeclared = proof_of(CountingMogul)
+    assert undeclared and "`bought` is hidden from a player, but resample_hidden never redrew it" in undeclared[0]
+    declared = type("Declared", (CountingMogul,), {"information": replace(Mogul.information, deducible=("bought",))})
+    assert proof_of(declared) == []
+    wrong = type("Wrong", (CountingMogul,), {"information": replace(Mogul.information, deducible=("bought", "deck"))})
+    failures = proof_of(wrong)
+    assert failures and "`deck` is declared deducible" in failures[0] and "at view.deck" in failures[0], failures
+
+
 def test_the_proof_compares_every_event_a_player_was_told_not_only_the_reports():
     """A resample_hidden that loses the oldest event the game keeps: the report (the last 12
     events) reads the same, the player's whole information does not."""
@@ -217,7 +314,7 @@ def test_the_proof_compares_every_event_a_player_was_told_not_only_the_reports()
     while len(game.state["events"]) <= 14:
         bots.play_one(game, random_bots(game))
     failures = privacy_failures(game, 5)
-    assert failures and "the view shows a hidden fact" in failures[0] and "the report" not in " ".join(failures)
+    assert failures and "shows a hidden fact at view.events[0].text" in failures[0], failures
 
 
 # ---- the public record ----------------------------------------------------------------------
@@ -317,7 +414,7 @@ def telltale_orders(game: Game, player: str, given: str, seed: int) -> list[str]
     return out
 
 
-@pytest.mark.parametrize("config", configs(), ids=config_id)
+@pytest.mark.parametrize("config", proof_configs(), ids=config_id)
 def test_the_public_record_is_the_same_whatever_is_hidden_from_the_public(config):
     for seed in range(GAMES):
         game = new_game(*config, seed)
@@ -430,7 +527,7 @@ def running_positions(config, seed: int) -> list[Game]:
     return [last, kept[len(kept) // 2]]
 
 
-@pytest.mark.parametrize("config", configs(), ids=config_id)
+@pytest.mark.parametrize("config", proof_configs(), ids=config_id)
 def test_every_move_of_the_record_and_the_site_are_the_same_whatever_is_hidden(config, tmp_path):
     for seed in range(GAMES):
         for n, game in enumerate(running_positions(config, seed)):
