@@ -46,6 +46,19 @@ VIEW_KEYS = {
                  "report shows of them while it runs (or []): the report's final table, the "
                  "public record's scores, the site's winners",
 }
+# The keys of the public view the public record's rows read, where a ruleset has them
+# (judge/record/moves.py: the site's chart, prices and board): a ruleset declares which its view
+# holds (`record_keys`), and tests/engine/test_contract.py holds it to them both ways.
+RECORD_KEYS = {
+    "players": "[{name, score or worth}]: each player's public score or worth while the game runs "
+               "(the site's chart)",
+    "score_track": "[{player, score}]: the public scores on a track, where `players` holds none",
+    "companies": "[{name, price, par, pool}]: each company's public share price (the site's prices), "
+                 "and its shares in the pool (with `market`)",
+    "map": "[{spaces: [{code, owner}]}]: the board's spaces and who holds each (the site's board)",
+    "market": "[[{tokens: [company]}]]: the stock market's rows of spaces and the tokens on each "
+              "(the site's board)",
+}
 
 # What shows hidden facts in play (`Information.reveals`).
 GENERATOR = "generator"  # the generator draws during play (dice, a card drawn at random)
@@ -197,6 +210,9 @@ class Ruleset:
     # expression): tests/proofs/test_prompts.py checks that every prompt names exactly the
     # kinds of the legal orders, written apart from the words `prompt_words` writes.
     prompt_phrases: dict[str, str] = {}
+    # Which of RECORD_KEYS its public view holds, for the record's rows and the site to draw
+    # (none: no chart of scores, no prices, no board). Every ruleset declares it.
+    record_keys: tuple[str, ...] | None = None
 
     @cached_property
     def data(self) -> dict:
@@ -521,6 +537,9 @@ DECLARED = {
     "setup_words": "what each key of its setup file (`judge new --setup`) sets instead of the judge's "
                    "draws, in a few public words ({\"deck\": \"the pile\"}): every report names them, "
                    "never their values (Game.set_by_gm)",
+    "record_keys": "which keys of RECORD_KEYS its public view holds (none: `()`), as "
+                   "judge/record/moves.py reads them: the site's chart, prices and board; the "
+                   "contract test names one declared that the view lacks, or held but not declared",
     "standing_starts": "the first words of its standing orders, with `standing_forms`; none (the "
                        "default) for a ruleset without standing orders",
     "bot_standing_exact": "with `bot_exchanges_a_round`: what the sensible bot's standing orders "
@@ -545,6 +564,7 @@ CONTRACT = {
     "Hooks every ruleset implements (`Ruleset`'s docstring of each says it in full)": HOOKS,
     "Hooks with a default, overridden where the game needs them": DEFAULT_HOOKS,
     "Keys every view holds (the core adds the others: `Ruleset.view`)": VIEW_KEYS,
+    "Keys of the public view the record and the site read, as `record_keys` declares": RECORD_KEYS,
     "Public: anyone may read them at any move, so no secret is in them": PUBLIC,
     "The core's keys of the state: read them, write none but `events` (through `emit`)": CORE_STATE_KEYS,
 }

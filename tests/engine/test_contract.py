@@ -17,8 +17,9 @@ from judge.engine import bots, ruleset
 from judge.engine.game import Game
 from judge.engine.paths import resource
 from judge.engine.ruleset import (CORE_STATE_KEYS, DEFAULT_HOOKS, GENERATOR, GM, HOOKS, PILE, REVEALS, SIMULTANEOUS,
-                                  VIEW_KEYS, WHOLE, Information, Option, Ruleset, checklist)
+                                  RECORD_KEYS, VIEW_KEYS, WHOLE, Information, Option, Ruleset, checklist)
 from judge.engine.simulate import usual_players
+from judge.record import moves
 
 from registry import ARCHITECTURE, contract_line, every_name, many, random_bots
 
@@ -76,6 +77,8 @@ def declaration_problems(rs: Ruleset) -> list[str]:
              "the public sees; undeclared, the record shows it as a secret order)")
         odd = {v: k for v, k in info.orders.items() if k != WHOLE and not (type(k) is int and k >= 0)}
         need(not odd, DECLARED, "information", f"declares public forms that are neither WHOLE nor a number of words: {odd}")
+    need(isinstance(rs.record_keys, tuple) and set(rs.record_keys) <= set(RECORD_KEYS), DECLARED, "record_keys",
+         f"is {rs.record_keys!r}, not a tuple of keys among {', '.join(RECORD_KEYS)}")
     need(isinstance(rs.score_parts, tuple) and all(isinstance(p, str) for p in rs.score_parts), DECLARED,
          "score_parts", "is not a tuple of column names")
     need(bool(rs.standing_starts) == bool(rs.standing_forms), DECLARED, "standing_starts",
@@ -110,6 +113,7 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
     info = rs.information
     n = usual_players(rs)
     drew = simultaneous = hidden = False
+    record_keys: set[str] = set()  # the keys of RECORD_KEYS whose public view gave a row something
 
     def need(ok, group: str, term: str, what: str) -> None:
         key = f"{group}:{term}"
@@ -149,6 +153,8 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
                      f"{where}: orders of {p} begin with {', '.join(sorted(words - set(rs.verbs)))}, not among `verbs`")
             if count % VIEWS_EVERY == 0 or game.is_over():
                 hidden |= _view_problems(rs, game, where, need)
+                public = rs.view(state, None)
+                record_keys |= {k for k in RECORD_KEYS if moves.given_by(k, public)}
             if game.is_over():
                 break
             count += 1
@@ -170,6 +176,12 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
                                           f"({parts}) do not add up to the score {r.get('score')}")
         need(game.view(None)["standings"] == rows, VIEW, "standings",
              f"seed {seed}: the public view's standings at the end are not the final standings()")
+    declared = set(rs.record_keys or ())
+    for k in sorted(declared - record_keys):
+        need(False, DECLARED, "record_keys", f"declares `{k}`, but its public view never gives the record's rows one "
+                                            f"as judge/record/moves.py reads it ({RECORD_KEYS[k]})")
+    for k in sorted(record_keys - declared):
+        need(False, DECLARED, "record_keys", f"has a public view whose `{k}` the record's rows read, but does not declare it")
     if isinstance(info, Information):
         need(drew <= (GENERATOR in info.reveals), DECLARED, "information",
              "draws from the generator during play, but `information.reveals` has no GENERATOR")
@@ -260,6 +272,22 @@ def test_it_catches_views_and_verbs_and_declarations_that_do_not_fit():
     forgot = declaration_problems(mogul_changed(information=Information(True, (PILE,), {"bid": WHOLE, "pass": 1})))
     assert any("declares no public form of take, sell, credit" in p for p in forgot), forgot
     assert any("`verbs` is not a tuple" in p for p in declared), declared
+
+
+def test_it_names_what_the_view_lacks_of_what_the_record_reads():
+    """A ruleset that names its scores otherwise (`points`, not `score`) gets no chart: the
+    contract test says its view lacks what it declared."""
+    mogul = ruleset.get("mogul")
+
+    def renamed(self, state, player):
+        view = mogul.view(state, player)
+        view["players"] = [{("points" if k == "score" else k): v for k, v in p.items()} for p in view["players"]]
+        return view
+
+    problems = play_problems(mogul_changed(view=renamed), seeds=[0])
+    assert any("declares `players`, but its public view never gives" in p for p in problems), problems
+    undeclared = play_problems(mogul_changed(record_keys=()), seeds=[0])
+    assert any("`players` the record's rows read, but does not declare it" in p for p in undeclared), undeclared
 
 
 def test_an_order_shows_the_public_what_its_kind_declares_and_no_more():

@@ -42,6 +42,7 @@ class Mogul(Standing, Bot, Check, Ruleset):
     # others' chips, the pile's order; a card turns a round; every order public
     information = Information(secret=True, reveals=(PILE,), orders=dict.fromkeys(verbs, WHOLE))
     score_parts = ("track", "chip_points")
+    record_keys = ("players",)  # (each player's score: the site's chart)
     bot_standing_exact, bot_exchanges_a_round = True, 1.5
     auction_verbs = ("bid", "pass", "credit")
     arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none

@@ -45,6 +45,7 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
     information = Information(secret=True, reveals=(PILE,), orders=dict.fromkeys(verbs, WHOLE))  # (as Mogul's)
+    record_keys = ("players", "score_track", "map")  # (its companies have no share price)
     setup_example = 'seats = ["bob", "alice", "dave", "carol"]\n'
     prompt_phrases = {**Mogul.prompt_phrases, "depot": r"build a depot", "move": r"move a depot"}
     score_parts = ("track", "depot_points", "share_points", "chip_points")

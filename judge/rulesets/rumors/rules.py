@@ -72,6 +72,7 @@ class Rules(Ruleset):
     information = Information(secret=True, reveals=(GENERATOR, PILE, SIMULTANEOUS),
                               orders={**dict.fromkeys(verbs, WHOLE), "bag": 0})
     score_parts = ("cash", "cashout")
+    record_keys = ("companies",)  # (the players' holdings are secret: no chart while it runs)
     bot_exchanges_a_round = 2.0  # (its bots plan their round at its start: README "exchanges by mail")
 
     # ---- components ---------------------------------------------------------------------

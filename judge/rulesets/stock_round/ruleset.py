@@ -17,4 +17,5 @@ class StockRound(Standing, Bot, Turns, Check, Rules):
     # holdings, money and the trains to come are public in 18xx, and so is every order
     information = Information(secret=False, orders=dict.fromkeys(Rules.verbs, WHOLE))
     score_parts = ("money", "shares")
+    record_keys = ("players", "companies", "market")
     bot_standing_exact = True
