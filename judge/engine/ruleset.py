@@ -21,7 +21,7 @@ from functools import cached_property, wraps
 from judge.engine import components
 from judge.engine.errors import GameFileError, UsageError
 from judge.engine.orders import Order
-from judge.engine.paths import resource
+from judge.engine.paths import find
 
 GM = "gm"  # the game master, who may be awaited (dice entered by hand, operating results)
 KEEP_EVENTS = 40  # events kept in the state for reports
@@ -216,7 +216,7 @@ class Ruleset:
 
     @cached_property
     def data(self) -> dict:
-        return components.load(resource("games") / f"{self.data_name or self.name}.toml")
+        return components.load(find(f"games/{self.data_name or self.name}.toml"))
 
     def at_version(self, version: int) -> "Ruleset":
         """This ruleset as it played in `version` (itself for the current one). Raise

@@ -15,7 +15,7 @@ import pytest
 
 from judge.engine import bots, ruleset
 from judge.engine.game import Game
-from judge.engine.paths import resource
+from judge.engine.paths import find
 from judge.engine.ruleset import (CORE_STATE_KEYS, DEFAULT_HOOKS, GENERATOR, GM, HOOKS, PILE, REVEALS, SIMULTANEOUS,
                                   RECORD_KEYS, VIEW_KEYS, WHOLE, Information, Option, Ruleset, checklist)
 from judge.engine.simulate import usual_players
@@ -95,7 +95,7 @@ def declaration_problems(rs: Ruleset) -> list[str]:
              "is not implemented" + (": the random bot is not a sensible one" if hook == "bot_order" else ""))
     for term in ("games/<name>.toml", "templates/<name>/report.txt.j2", "templates/<name>/help.txt.j2"):
         path = term.replace("<name>", rs.data_name or rs.name if term.startswith("games") else rs.name)
-        need(resource(path).is_file(), "Files", term, f"is missing: {path}")
+        need(find(path).is_file(), "Files", term, f"is missing: {path}")
     return out
 
 
