@@ -142,11 +142,6 @@ def proof_configs() -> list[tuple[str, int, dict]]:
     return out
 
 
-def phase_of(game: Game) -> str:
-    """The game's phase as its summary names it (public: the proofs choose positions by it)."""
-    return str(game.ruleset.summary(game.state).get("phase", ""))
-
-
 def unplayable() -> list[tuple[str, dict]]:
     return [(rs.name, options) for rs in ruleset.every() for options in option_sets(rs)
             if not any(playable(rs.name, n, options) for n in range(rs.min_players, rs.max_players + 1))]

@@ -5,6 +5,9 @@ batches of 1-3 lines (their legal orders and plausible wrong ones), everything t
 not know is redrawn, the generator's future draws included (another seed from here on), and
 the other players' standing orders, and the answer must stay byte for byte the same. The
 random games' players give random standing orders, and the batches hold standing commands.
+Besides, every line of the vocabulary (every order any awaited player could give so far) is
+judged alone for every awaited player, as `parse` judges it, in each world: a refusal that
+tells a hidden fact is found whatever batches were drawn.
 
 And no batch goes on past an order that showed its player something hidden, whatever the
 ruleset's `revealed` says and whether the generator drew or not: after each line of a batch
@@ -80,6 +83,14 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
     rng = Rng(seed * 7 + game.move)
     for player in game.players:
         others = [redrawn(game, player, seed * 100 + game.move + k) for k in range(TRIES)]
+        if player in game.awaiting():
+            for line in vocabulary:  # every line alone, as `parse` judges it: no refusal left to chance
+                told = judged(game, player, line)
+                for other in others:
+                    if judged(other, player, line) != told:
+                        return [f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends '{line}':\n"
+                                f"  the line that tells: '{line}'\n  judged {told}\n"
+                                f"  but with other hidden facts {judged(other, player, line)}"]
         for lines in batches(game, player, vocabulary, rng, edge):
             where = f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}"
             told = answer(game, player, lines)
@@ -92,6 +103,15 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
             if past:
                 return [f"{where}:\n  {past}"]
     return out
+
+
+def judged(game: Game, player: str, line: str):
+    """What the ruleset's `parse` makes of `line` of `player` now: the order, or the refusal
+    (its kind and words). Cheap: no copy, nothing carried out."""
+    try:
+        return str(game.ruleset.parse(game.state, player, line))
+    except JudgeError as e:
+        return (type(e).__name__, str(e))
 
 
 def blamed(game: Game, other: Game, player: str, lines: list[str]) -> str:

@@ -33,12 +33,13 @@ from judge.engine.ruleset import GM, SECRET_PART, WHOLE, Information, visible_ev
 from judge.rulesets.mogul.rules import Mogul
 from judge.rulesets.rumors.ruleset import Rumors
 
-from registry import (config_id, contract_line, information, key_path, many, new_game, phase_of, proof_configs,
+from registry import (config_id, contract_line, information, key_path, many, new_game, proof_configs,
                       random_bots, told, with_heads, without_heads)
 
 GAMES = many("JUDGE_PRIVACY_GAMES", 1)
-EVERY = 16  # orders between the positions checked
-PHASES = 2  # the positions checked at which each phase begins
+EVERY = 16  # orders between the positions of the public record checked
+SPREAD = 10  # the positions of a game checked, spread evenly from its start to its end
+PHASES = 2  # the positions checked after each kind of end of a phase or round
 TRIES = 8  # resamples per player and position until one changes a hidden fact
 VIEWER_KEYS = ("player", "orders", "order_forms", "example", "you")  # the parts of a view that name who reads it
 STANDING_KEYS = ("standing", "standing_stopped", "standing_unmet", "standing_orders")
@@ -142,23 +143,27 @@ def _first_difference(a: str, b: str) -> str:
 
 
 def checked_positions(config, seed: int):
-    """A random game, stopping at every EVERY-th order, at the first PHASES positions at which
-    each phase begins (every phase the game reaches, whatever the seed) and at the end."""
+    """A random game (played first: playing is cheap, checking is not), then SPREAD of its
+    positions spread evenly from the start to the end, and the first PHASES positions after
+    each kind of end of a phase or round (the phase it ends, the phase it begins, whether a
+    round ends): every phase the game reaches, whatever the seed and however long the game."""
     game = new_game(*config, seed)
-    rng, begun, phase = Rng(seed + 77), {}, phase_of(game)
-    yield game
+    rng, kept, chosen, ends = Rng(seed + 77), [game.copy()], set(), {}
     while not game.is_over():
         some_standing_orders(game, rng)
         if game.is_over():
             break
+        before = game.ruleset.summary(game.state)
         bots.play_one(game, random_bots(game), salt="privacy")
-        now = phase_of(game)
-        begins = now != phase and begun.setdefault(now, 0) < PHASES
-        if begins:
-            begun[now] += 1
-        phase = now
-        if begins or len(game.log) % EVERY == 0 or game.is_over():
-            yield game
+        kept.append(game.copy())
+        after = game.ruleset.summary(game.state)
+        if after != before:
+            kind = (before.get("phase"), after.get("phase"), before.get("round") != after.get("round"))
+            ends[kind] = ends.get(kind, 0) + 1
+            if ends[kind] <= PHASES:
+                chosen.add(len(kept) - 1)
+    chosen |= {round(k * (len(kept) - 1) / (SPREAD - 1)) for k in range(SPREAD)}
+    return [kept[k] for k in sorted(chosen)]
 
 
 def unredrawn(cover: dict, name: str) -> list[str]:
