@@ -126,6 +126,9 @@ def configs() -> list[tuple[str, int, dict]]:
     return out
 
 
+MOST_SEATS = 12  # the proofs play every player count a ruleset allows, up to this
+
+
 def proof_configs() -> list[tuple[str, int, dict]]:
     """What the proofs of privacy and fair play play: every ruleset at every player count it
     allows with its default options, then each other option set once, at a player count of its
@@ -133,7 +136,7 @@ def proof_configs() -> list[tuple[str, int, dict]]:
     played again at every count for each option."""
     out = []
     for rs in ruleset.every():
-        counts = range(rs.min_players, min(rs.max_players, len(bots.NAMES)) + 1)
+        counts = range(rs.min_players, min(rs.max_players, MOST_SEATS) + 1)
         out += [(rs.name, n, {}) for n in counts if playable(rs.name, n, {})]
         for k, options in enumerate(option_sets(rs)[1:]):
             fits = [n for n in counts if playable(rs.name, n, options)]
@@ -149,7 +152,7 @@ def unplayable() -> list[tuple[str, dict]]:
 
 def playable(name: str, n: int, options: dict) -> bool:
     try:
-        ruleset.get(name).check_players(bots.NAMES[:n], {**ruleset.get(name).default_options(), **options})
+        ruleset.get(name).check_players(seat_names(n), {**ruleset.get(name).default_options(), **options})
     except UsageError:
         return False
     return True
@@ -161,7 +164,12 @@ def config_id(config) -> str:
 
 
 def new_game(name: str, n: int, options: dict, seed: int) -> Game:
-    return Game.new(name, bots.NAMES[:n], seed=seed, options=options)
+    return Game.new(name, seat_names(n), seed=seed, options=options)
+
+
+def seat_names(n: int) -> list[str]:
+    """The players of a bot game of `n` (the bots' names, then player7, player8 ...)."""
+    return [*bots.NAMES, *(f"player{k}" for k in range(len(bots.NAMES) + 1, n + 1))][:n]
 
 
 def many(variable: str, default: int) -> int:

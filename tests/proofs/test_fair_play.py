@@ -17,6 +17,10 @@ and the judge must have left the lines after it unjudged. The proof needs nothin
 ruleset for this but its views: a ruleset that turns a card nobody had seen without saying so
 in `revealed` fails here even when no later line's answer depends on the card.
 
+Every player count a ruleset allows is played on every run, with its default options, and each
+other option set at one count (registry.proof_configs); the positions are the first ENDS
+before each kind of end of a phase or round and every EVERY-th (registry.positions).
+
 JUDGE_FAIR_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
 

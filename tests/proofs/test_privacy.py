@@ -15,6 +15,10 @@ have given there that the public view after it does not tell apart. Its `moves` 
 report, scores and prices at the start of every move) stay the same when everything hidden is
 redrawn at the start of every move, and so does every file of the static site (judge site).
 
+Every player count a ruleset allows is played on every run, with its default options, and each
+other option set at one count (registry.proof_configs); the positions checked are chosen by
+the game's own phases and rounds (`checked_positions`), the same on every run.
+
 JUDGE_PRIVACY_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
 
