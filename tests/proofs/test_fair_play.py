@@ -88,13 +88,12 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
     for player in game.players:
         others = [redrawn(game, player, seed * 100 + game.move + k) for k in range(TRIES)]
         if player in game.awaiting():
-            for line in vocabulary:  # every line alone, as `parse` judges it: no refusal left to chance
-                told = judged(game, player, line)
-                for other in others:
-                    if judged(other, player, line) != told:
-                        return [f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends '{line}':\n"
-                                f"  the line that tells: '{line}'\n  judged {told}\n"
-                                f"  but with other hidden facts {judged(other, player, line)}"]
+            for line in vocabulary:  # every line alone, as `parse` judges it, in one other world: no
+                told = judged(game, player, line)  # refusal left to chance
+                if judged(others[0], player, line) != told:
+                    return [f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends '{line}':\n"
+                            f"  the line that tells: '{line}'\n  judged {told}\n"
+                            f"  but with other hidden facts {judged(others[0], player, line)}"]
         for lines in batches(game, player, vocabulary, rng, edge):
             where = f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}"
             told = answer(game, player, lines)
