@@ -54,6 +54,41 @@ def information(game: Game, player: str | None) -> dict:
             "standings": json.dumps(game.ruleset.standings(game.state), sort_keys=True)}
 
 
+def told(game: Game, player: str | None) -> dict:
+    """`information`, as the proofs compare it cheaply: the whole view (the dict, and its JSON
+    in its own order of keys, compact) without its report, which is rendered from the view
+    alone (judge/engine/report.py): the same view in the same order is the same report."""
+    view = game.view(player)
+    return {"view": view, "json": json.dumps(view, ensure_ascii=False),
+            "status": json.dumps(game.status(), sort_keys=True),
+            "standings": json.dumps(game.ruleset.standings(game.state), sort_keys=True)}
+
+
+def key_path(a, b, path: str = "") -> str:
+    """Where `a` and `b` (JSON-like values) first differ: a key path such as
+    `players[2].hand`, with both values there."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in [*a, *(k for k in b if k not in a)]:
+            if k not in a or k not in b:
+                return f"{path}.{k}: {'absent' if k not in a else _short(a[k])} / {'absent' if k not in b else _short(b[k])}"
+            if a[k] != b[k]:
+                return key_path(a[k], b[k], f"{path}.{k}")
+        if list(a) != list(b):
+            return f"{path}: the order of its keys ({', '.join(map(str, a))} / {', '.join(map(str, b))})"
+    elif isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return key_path(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items / {len(b)}"
+    return f"{path}: {_short(a)} / {_short(b)}"
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def sees(game: Game, player: str | None) -> str:
     """What `player` reads of the position, cheaply (a policy's view, every event they were
     told, the standings and summary anyone reads): what tells them whether an order showed
@@ -91,6 +126,25 @@ def configs() -> list[tuple[str, int, dict]]:
     return out
 
 
+MOST_SEATS = 12  # the proofs play every player count a ruleset allows, up to this
+
+
+def proof_configs() -> list[tuple[str, int, dict]]:
+    """What the proofs of privacy and fair play play: every ruleset at every player count it
+    allows with its default options, then each other option set once, at a player count of its
+    own (in turn round the counts it accepts). Every count on every run, and no whole game
+    played again at every count for each option."""
+    out = []
+    for rs in ruleset.every():
+        counts = range(rs.min_players, min(rs.max_players, MOST_SEATS) + 1)
+        out += [(rs.name, n, {}) for n in counts if playable(rs.name, n, {})]
+        for k, options in enumerate(option_sets(rs)[1:]):
+            fits = [n for n in counts if playable(rs.name, n, options)]
+            if fits:
+                out.append((rs.name, fits[k % len(fits)], options))
+    return out
+
+
 def unplayable() -> list[tuple[str, dict]]:
     return [(rs.name, options) for rs in ruleset.every() for options in option_sets(rs)
             if not any(playable(rs.name, n, options) for n in range(rs.min_players, rs.max_players + 1))]
@@ -98,7 +152,7 @@ def unplayable() -> list[tuple[str, dict]]:
 
 def playable(name: str, n: int, options: dict) -> bool:
     try:
-        ruleset.get(name).check_players(bots.NAMES[:n], {**ruleset.get(name).default_options(), **options})
+        ruleset.get(name).check_players(seat_names(n), {**ruleset.get(name).default_options(), **options})
     except UsageError:
         return False
     return True
@@ -110,7 +164,12 @@ def config_id(config) -> str:
 
 
 def new_game(name: str, n: int, options: dict, seed: int) -> Game:
-    return Game.new(name, bots.NAMES[:n], seed=seed, options=options)
+    return Game.new(name, seat_names(n), seed=seed, options=options)
+
+
+def seat_names(n: int) -> list[str]:
+    """The players of a bot game of `n` (the bots' names, then player7, player8 ...)."""
+    return [*bots.NAMES, *(f"player{k}" for k in range(len(bots.NAMES) + 1, n + 1))][:n]
 
 
 def many(variable: str, default: int) -> int:
@@ -131,11 +190,15 @@ def redrawn(game: Game, player: str, salt: int) -> Game:
     return game.with_state(state, game.rng.at(game.rng.draws + 7919 * (salt + 1)))
 
 
-def positions(config, seed: int, every: int):
+def positions(config, seed: int, every: int, repeats: int | None = None):
     """Every n-th position of a random game, and every position whose next order ends a
-    round or a phase (where cards are turned and dice rolled)."""
+    round or a phase (where cards are turned and dice rolled); with `repeats`, only the first
+    `repeats` of each kind of end (the phase it ends and the phase it begins, and whether a
+    round ends with it; the game's end too): every kind, without the same end round after
+    round. Deterministic: the same positions on every run."""
     game = new_game(*config, seed)
     vocabulary, rng = {"pass", "standing", "cancel", "cancel 1"}, Rng(seed)
+    ends: dict = {}
     while not game.is_over():
         for p in game.awaiting():
             vocabulary.update(game.view(p)["orders"])
@@ -152,7 +215,12 @@ def positions(config, seed: int, every: int):
         ahead = game.copy()
         player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
         ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])
-        edge = ahead.ruleset.summary(ahead.state) != game.ruleset.summary(game.state)
+        before, after = game.ruleset.summary(game.state), ahead.ruleset.summary(ahead.state)
+        edge = after != before
+        if edge and repeats is not None:
+            kind = (before.get("phase"), after.get("phase"), before.get("round") != after.get("round"), ahead.is_over())
+            ends[kind] = ends.get(kind, 0) + 1
+            edge = ends[kind] <= repeats
         if edge or len(game.log) % every == 0:
             yield game, vocabulary, edge
         game = ahead

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from judge.engine.paths import resource
+from judge.engine.paths import resources
 
 WIDTH = 78  # every line of a report, answer, notice and help: a mail's line (RFC 5322), a phone
 
@@ -44,7 +44,7 @@ def _env():
     import jinja2
 
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resource("templates"))),
+        loader=jinja2.FileSystemLoader([str(p) for p in resources("templates")]),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, wraps
 
 from judge.engine import components
 from judge.engine.errors import GameFileError, UsageError
 from judge.engine.orders import Order
-from judge.engine.paths import resource
+from judge.engine.paths import find
 
 GM = "gm"  # the game master, who may be awaited (dice entered by hand, operating results)
 KEEP_EVENTS = 40  # events kept in the state for reports
@@ -46,6 +46,19 @@ VIEW_KEYS = {
                  "report shows of them while it runs (or []): the report's final table, the "
                  "public record's scores, the site's winners",
 }
+# The keys of the public view the public record's rows read, where a ruleset has them
+# (judge/record/moves.py: the site's chart, prices and board): a ruleset declares which its view
+# holds (`record_keys`), and tests/engine/test_contract.py holds it to them both ways.
+RECORD_KEYS = {
+    "players": "[{name, score or worth}]: each player's public score or worth while the game runs "
+               "(the site's chart)",
+    "score_track": "[{player, score}]: the public scores on a track, where `players` holds none",
+    "companies": "[{name, price, par, pool}]: each company's public share price (the site's prices), "
+                 "and its shares in the pool (with `market`)",
+    "map": "[{spaces: [{code, owner}]}]: the board's spaces and who holds each (the site's board)",
+    "market": "[[{tokens: [company]}]]: the stock market's rows of spaces and the tokens on each "
+              "(the site's board)",
+}
 
 # What shows hidden facts in play (`Information.reveals`).
 GENERATOR = "generator"  # the generator draws during play (dice, a card drawn at random)
@@ -54,15 +67,31 @@ SIMULTANEOUS = "simultaneous"  # players give secret orders at once, carried out
 REVEALS = (GENERATOR, PILE, SIMULTANEOUS)
 
 
+# How much of an order the public sees in the record while the game runs (`Information.orders`,
+# for each first word): WHOLE, or the number of its first words shown (0: none, "secret order";
+# 2: "raise 10 [secret]", the rest hidden).
+WHOLE = "whole"
+SECRET_PART = "[secret]"  # what the public record shows for the hidden rest of an order
+
+
 @dataclass(frozen=True)
 class Information:
     """What of a game is hidden while it runs and what shows it, declared up front (as OpenSpiel's
     `GameType` declares its information and its chance). tests/engine/test_contract.py holds
     every ruleset to its declaration in random games; the fair-play proof needs none of it to
-    find an order that showed something (it compares views)."""
+    find an order that showed something (it compares views), and the privacy proof holds each
+    order's public form (`orders`) against every other order its player could have given."""
 
     secret: bool  # something is hidden from some player while the game runs: `resample_hidden` redraws it
     reveals: tuple[str, ...] = ()  # what shows hidden facts in play: GENERATOR, PILE, SIMULTANEOUS
+    # What the public sees of each kind of order (its first word, every one of `verbs`): WHOLE,
+    # or how many of its first words (0: none). No kind is public unless declared here.
+    orders: dict[str, str | int] = field(default_factory=dict)
+    # Keys of the game master's view that a player may not be shown but can always work out
+    # from what they have seen (the cards left in a pile whose cards were all turned face up):
+    # not shown, yet not hidden. The proofs demand no redraw of them, and check that no redraw
+    # for a player changes them (tests/proofs/test_privacy.py).
+    deducible: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +121,17 @@ class Option:
         default = str(self.default).lower() if isinstance(self.default, bool) else self.default
         choices = f" ({'/'.join(self.choices)})" if self.choices else ""
         return f"{self.name}={default}{choices}: {self.help}"
+
+
+def declared_public(info: Information | None, text: str) -> str | None:
+    """`text` as `info.orders` shows it to the public (Ruleset.public_order's default)."""
+    words = text.split()
+    shown = info.orders.get(words[0].lower()) if info and words else None
+    if shown == WHOLE:
+        return text
+    if not isinstance(shown, int) or shown <= 0:
+        return None
+    return " ".join(words[:shown] + [SECRET_PART])  # (always: how many words follow is hidden too)
 
 
 def emit(state: dict, text: str, to: list[str] | None = None) -> None:
@@ -170,10 +210,13 @@ class Ruleset:
     # expression): tests/proofs/test_prompts.py checks that every prompt names exactly the
     # kinds of the legal orders, written apart from the words `prompt_words` writes.
     prompt_phrases: dict[str, str] = {}
+    # Which of RECORD_KEYS its public view holds, for the record's rows and the site to draw
+    # (none: no chart of scores, no prices, no board). Every ruleset declares it.
+    record_keys: tuple[str, ...] | None = None
 
     @cached_property
     def data(self) -> dict:
-        return components.load(resource("games") / f"{self.data_name or self.name}.toml")
+        return components.load(find(f"games/{self.data_name or self.name}.toml"))
 
     def at_version(self, version: int) -> "Ruleset":
         """This ruleset as it played in `version` (itself for the current one). Raise
@@ -355,10 +398,11 @@ class Ruleset:
     def public_order(self, text: str) -> str | None:
         """A logged order (its canonical text) as the public sees it in the public record while
         the game runs, or None for a secret order (the record shows "secret order"). Decide it
-        from the text alone; a ruleset of SIMULTANEOUS orders hides them here. Called by:
-        judge/record/entries.py `public_entry` (the one place that asks), the notices of
-        judge tick and the gateway."""
-        return text
+        from the text alone. Default: as `information.orders` declares for its first word (its
+        first words, the rest SECRET_PART; a kind not declared there is a secret order).
+        Called by: judge/record/entries.py `public_entry` (the one place that asks), the
+        notices of judge tick and the gateway."""
+        return declared_public(self.information, text)
 
     def default_order(self, state: dict, player: str) -> str | None:
         """The order given for a player who misses a deadline, or None for none (the sensible
@@ -479,9 +523,11 @@ DECLARED = {
     "max_moves": "no game runs longer (accepted orders): bots.play_out stops there",
     "verbs": "the first word of every order, the players' and the game master's: a line of a "
              "mail that begins with one is an order (judge/gateway/inbox.py)",
-    "information": "`Information(secret, reveals)`: whether anything is hidden while the game "
-                   "runs, and what shows it in play: GENERATOR, PILE (needs `revealed`), "
-                   "SIMULTANEOUS (needs `public_order`)",
+    "information": "`Information(secret, reveals, orders, deducible)`: whether anything is hidden "
+                   "while the game runs; what shows it in play: GENERATOR, PILE (needs `revealed`), "
+                   "SIMULTANEOUS; what the public sees of each kind of order (`orders`: WHOLE, or "
+                   "its first N words; undeclared: nothing); what a player's view leaves out but "
+                   "they can work out (`deducible`)",
     "score_parts": "the columns of the final standings that add up to `score`",
     "setup_example": "with `setup_words`: a setup file of it (TOML) that sets something, for "
                      "the tests of what every report, the record, the site and `judge audit` name",
@@ -491,6 +537,9 @@ DECLARED = {
     "setup_words": "what each key of its setup file (`judge new --setup`) sets instead of the judge's "
                    "draws, in a few public words ({\"deck\": \"the pile\"}): every report names them, "
                    "never their values (Game.set_by_gm)",
+    "record_keys": "which keys of RECORD_KEYS its public view holds (none: `()`), as "
+                   "judge/record/moves.py reads them: the site's chart, prices and board; the "
+                   "contract test names one declared that the view lacks, or held but not declared",
     "standing_starts": "the first words of its standing orders, with `standing_forms`; none (the "
                        "default) for a ruleset without standing orders",
     "bot_standing_exact": "with `bot_exchanges_a_round`: what the sensible bot's standing orders "
@@ -515,6 +564,7 @@ CONTRACT = {
     "Hooks every ruleset implements (`Ruleset`'s docstring of each says it in full)": HOOKS,
     "Hooks with a default, overridden where the game needs them": DEFAULT_HOOKS,
     "Keys every view holds (the core adds the others: `Ruleset.view`)": VIEW_KEYS,
+    "Keys of the public view the record and the site read, as `record_keys` declares": RECORD_KEYS,
     "Public: anyone may read them at any move, so no secret is in them": PUBLIC,
     "The core's keys of the state: read them, write none but `events` (through `emit`)": CORE_STATE_KEYS,
 }

@@ -9,14 +9,15 @@ SECRET = "secret order"
 
 
 def secret_entry(game: Game, entry: str) -> bool:
-    """Whether a log entry ("MOVE PLAYER ORDER") is secret while the game runs: the one place
-    that decides it (the ruleset's `public_order` hook, and standing orders given or cancelled;
+    """Whether a log entry ("MOVE PLAYER ORDER") holds something secret while the game runs,
+    all of it or a part: the one place that decides it (the ruleset's `public_order` hook,
+    made from what its `information.orders` declares, and standing orders given or cancelled;
     extend here for new kinds of entry). The judge's own entries (judge/engine/facts.py) are
     public: every player was told each."""
     parts = LogEntry.read(entry)
     if parts is not None and parts.player == facts.JUDGE:
         return False
-    return parts is None or standing.is_secret_entry(entry) or game.ruleset.public_order(parts.text) is None
+    return parts is None or standing.is_secret_entry(entry) or game.ruleset.public_order(parts.text) != parts.text
 
 
 def public_entry(game: Game, entry: str) -> str:
@@ -25,11 +26,10 @@ def public_entry(game: Game, entry: str) -> str:
     parts = LogEntry.read(entry)
     if parts is None:
         return SECRET
-    if secret_entry(game, entry):
-        return str(parts._replace(text=SECRET))
     if parts.player == facts.JUDGE:
         return entry
-    return str(parts._replace(text=game.ruleset.public_order(parts.text)))
+    shown = None if standing.is_secret_entry(entry) else game.ruleset.public_order(parts.text)
+    return str(parts._replace(text=SECRET if shown is None else shown))
 
 
 def public_log(game: Game) -> list[str]:

@@ -40,6 +40,17 @@ REPORT_CHARS = 256 * 1024
 REPORTS_CHARS = 32 * 1024 * 1024
 
 
+# What a row reads of the public view is declared in the contract (judge/engine/ruleset.py
+# RECORD_KEYS: players, score_track, companies, map, market), and each ruleset says which its
+# view holds (`record_keys`, checked by tests/engine/test_contract.py with `given_by`).
+def given_by(key: str, view: dict) -> bool:
+    """Whether the public view's `key` alone gives a row something (scores, prices or board)."""
+    alone = {key: view[key]} if key in view else {}
+    if key == "market" and alone:
+        alone["companies"] = view.get("companies", [])
+    return bool(scores(alone) or prices(alone) or board(alone))
+
+
 def scores(view: dict) -> dict[str, int]:
     """Each player's public score or worth: the final standings, else the players' worth or
     score where the public view shows one (rumors' holdings are secret until the end)."""

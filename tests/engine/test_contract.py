@@ -15,10 +15,11 @@ import pytest
 
 from judge.engine import bots, ruleset
 from judge.engine.game import Game
-from judge.engine.paths import resource
+from judge.engine.paths import find
 from judge.engine.ruleset import (CORE_STATE_KEYS, DEFAULT_HOOKS, GENERATOR, GM, HOOKS, PILE, REVEALS, SIMULTANEOUS,
-                                  VIEW_KEYS, Information, Option, Ruleset, checklist)
+                                  RECORD_KEYS, VIEW_KEYS, WHOLE, Information, Option, Ruleset, checklist)
 from judge.engine.simulate import usual_players
+from judge.record import moves
 
 from registry import ARCHITECTURE, contract_line, every_name, many, random_bots
 
@@ -70,8 +71,14 @@ def declaration_problems(rs: Ruleset) -> list[str]:
     if isinstance(info, Information):
         need(PILE not in info.reveals or kind.revealed is not Ruleset.revealed, DEFAULT, "revealed",
              "is not given, but `information` says a shuffled pile is turned in play (PILE)")
-        need(SIMULTANEOUS not in info.reveals or kind.public_order is not Ruleset.public_order, DEFAULT,
-             "public_order", "is not given, but `information` says secret orders are given at once (SIMULTANEOUS)")
+        undeclared = [v for v in rs.verbs if v not in info.orders]
+        need(not undeclared, DECLARED, "information",
+             f"declares no public form of {', '.join(undeclared)} (`orders`: WHOLE, or how many of its first words "
+             "the public sees; undeclared, the record shows it as a secret order)")
+        odd = {v: k for v, k in info.orders.items() if k != WHOLE and not (type(k) is int and k >= 0)}
+        need(not odd, DECLARED, "information", f"declares public forms that are neither WHOLE nor a number of words: {odd}")
+    need(isinstance(rs.record_keys, tuple) and set(rs.record_keys) <= set(RECORD_KEYS), DECLARED, "record_keys",
+         f"is {rs.record_keys!r}, not a tuple of keys among {', '.join(RECORD_KEYS)}")
     need(isinstance(rs.score_parts, tuple) and all(isinstance(p, str) for p in rs.score_parts), DECLARED,
          "score_parts", "is not a tuple of column names")
     need(bool(rs.standing_starts) == bool(rs.standing_forms), DECLARED, "standing_starts",
@@ -88,7 +95,7 @@ def declaration_problems(rs: Ruleset) -> list[str]:
              "is not implemented" + (": the random bot is not a sensible one" if hook == "bot_order" else ""))
     for term in ("games/<name>.toml", "templates/<name>/report.txt.j2", "templates/<name>/help.txt.j2"):
         path = term.replace("<name>", rs.data_name or rs.name if term.startswith("games") else rs.name)
-        need(resource(path).is_file(), "Files", term, f"is missing: {path}")
+        need(find(path).is_file(), "Files", term, f"is missing: {path}")
     return out
 
 
@@ -106,6 +113,7 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
     info = rs.information
     n = usual_players(rs)
     drew = simultaneous = hidden = False
+    record_keys: set[str] = set()  # the keys of RECORD_KEYS whose public view gave a row something
 
     def need(ok, group: str, term: str, what: str) -> None:
         key = f"{group}:{term}"
@@ -145,6 +153,8 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
                      f"{where}: orders of {p} begin with {', '.join(sorted(words - set(rs.verbs)))}, not among `verbs`")
             if count % VIEWS_EVERY == 0 or game.is_over():
                 hidden |= _view_problems(rs, game, where, need)
+                public = rs.view(state, None)
+                record_keys |= {k for k in RECORD_KEYS if moves.given_by(k, public)}
             if game.is_over():
                 break
             count += 1
@@ -166,6 +176,12 @@ def play_problems(rs: Ruleset, seeds=range(GAMES)) -> list[str]:
                                           f"({parts}) do not add up to the score {r.get('score')}")
         need(game.view(None)["standings"] == rows, VIEW, "standings",
              f"seed {seed}: the public view's standings at the end are not the final standings()")
+    declared = set(rs.record_keys or ())
+    for k in sorted(declared - record_keys):
+        need(False, DECLARED, "record_keys", f"declares `{k}`, but its public view never gives the record's rows one "
+                                            f"as judge/record/moves.py reads it ({RECORD_KEYS[k]})")
+    for k in sorted(record_keys - declared):
+        need(False, DECLARED, "record_keys", f"has a public view whose `{k}` the record's rows read, but does not declare it")
     if isinstance(info, Information):
         need(drew <= (GENERATOR in info.reveals), DECLARED, "information",
              "draws from the generator during play, but `information.reveals` has no GENERATOR")
@@ -194,7 +210,8 @@ def _view_problems(rs: Ruleset, game: Game, where: str, need) -> bool:
         need(_jsonable(v), HOOK, "view", f"{where}: the view of {who or 'the public'} is not JSON-able")
     if game.is_over():
         return False
-    facts = {who: {k: x for k, x in v.items() if k not in VIEWER_KEYS} for who, v in views.items()}
+    known = VIEWER_KEYS + (rs.information.deducible if rs.information else ())  # (not shown is not hidden)
+    facts = {who: {k: x for k, x in v.items() if k not in known} for who, v in views.items()}
     hides = [p for p in game.players if facts[p] != facts[GM]]
     if not rs.information or rs.information.secret:
         return bool(hides)
@@ -252,7 +269,32 @@ def test_it_catches_views_and_verbs_and_declarations_that_do_not_fit():
     declared = declaration_problems(mogul_changed(information=Information(secret=True, reveals=(PILE,)),
                                                   revealed=Ruleset.revealed, verbs=()))
     assert any("`revealed` is not given" in p and "docs/architecture.md:" in p for p in declared), declared
+    forgot = declaration_problems(mogul_changed(information=Information(True, (PILE,), {"bid": WHOLE, "pass": 1})))
+    assert any("declares no public form of take, sell, credit" in p for p in forgot), forgot
     assert any("`verbs` is not a tuple" in p for p in declared), declared
+
+
+def test_it_names_what_the_view_lacks_of_what_the_record_reads():
+    """A ruleset that names its scores otherwise (`points`, not `score`) gets no chart: the
+    contract test says its view lacks what it declared."""
+    mogul = ruleset.get("mogul")
+
+    def renamed(self, state, player):
+        view = mogul.view(state, player)
+        view["players"] = [{("points" if k == "score" else k): v for k, v in p.items()} for p in view["players"]]
+        return view
+
+    problems = play_problems(mogul_changed(view=renamed), seeds=[0])
+    assert any("declares `players`, but its public view never gives" in p for p in problems), problems
+    undeclared = play_problems(mogul_changed(record_keys=()), seeds=[0])
+    assert any("`players` the record's rows read, but does not declare it" in p for p in undeclared), undeclared
+
+
+def test_an_order_shows_the_public_what_its_kind_declares_and_no_more():
+    info = Information(True, orders={"raise": 2, "pass": WHOLE, "bag": 0})
+    shown = {t: ruleset.declared_public(info, t) for t in ("raise 10 2 8", "raise 10", "pass", "bag A B", "peek")}
+    assert shown == {"raise 10 2 8": "raise 10 [secret]", "raise 10": "raise 10 [secret]", "pass": "pass",
+                     "bag A B": None, "peek": None}  # (how many words are hidden is hidden too; undeclared: secret)
 
 
 def test_every_core_state_key_is_one_the_core_writes():

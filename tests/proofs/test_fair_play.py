@@ -5,6 +5,9 @@ batches of 1-3 lines (their legal orders and plausible wrong ones), everything t
 not know is redrawn, the generator's future draws included (another seed from here on), and
 the other players' standing orders, and the answer must stay byte for byte the same. The
 random games' players give random standing orders, and the batches hold standing commands.
+Besides, every line of the vocabulary (every order any awaited player could give so far) is
+judged alone for every awaited player, as `parse` judges it, in each world: a refusal that
+tells a hidden fact is found whatever batches were drawn.
 
 And no batch goes on past an order that showed its player something hidden, whatever the
 ruleset's `revealed` says and whether the generator drew or not: after each line of a batch
@@ -13,6 +16,10 @@ summary) is compared between those worlds; where it differs, that line showed th
 and the judge must have left the lines after it unjudged. The proof needs nothing of the
 ruleset for this but its views: a ruleset that turns a card nobody had seen without saying so
 in `revealed` fails here even when no later line's answer depends on the card.
+
+Every player count a ruleset allows is played on every run, with its default options, and each
+other option set at one count (registry.proof_configs); the positions are the first ENDS
+before each kind of end of a phase or round and every EVERY-th (registry.positions).
 
 JUDGE_FAIR_GAMES (default 1) sets the games per ruleset, player count and option set."""
 from __future__ import annotations
@@ -23,16 +30,17 @@ from typer.testing import CliRunner
 from judge.engine import bots
 from judge.store import gamefile
 from judge.cli import NOT_JUDGED_EXIT, app
-from judge.engine.errors import JudgeError
+from judge.engine.errors import IllegalOrder, JudgeError
 from judge.engine.game import Game
 from judge.engine.rng import Rng
 from judge.rulesets.mogul.rules import Mogul
 
 from mailkit import flat
-from registry import config_id, configs, many, new_game, positions, random_bots, redrawn, sees
+from registry import config_id, many, new_game, positions, proof_configs, random_bots, redrawn, sees
 
 GAMES = many("JUDGE_FAIR_GAMES", 1)
 EVERY = 23  # orders between the positions checked (registry.positions)
+ENDS = 2  # the positions checked before each kind of end of a phase or round (registry.positions)
 BATCHES = 4  # batches tried per player and position
 TRIES = 2  # redraws of the hidden facts per batch
 
@@ -79,17 +87,44 @@ def unfair_answers(game: Game, vocabulary: list[str], seed: int, edge: bool = Fa
     rng = Rng(seed * 7 + game.move)
     for player in game.players:
         others = [redrawn(game, player, seed * 100 + game.move + k) for k in range(TRIES)]
+        if player in game.awaiting():
+            for line in vocabulary:  # every line alone, as `parse` judges it, in one other world: no
+                told = judged(game, player, line)  # refusal left to chance
+                if judged(others[0], player, line) != told:
+                    return [f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends '{line}':\n"
+                            f"  the line that tells: '{line}'\n  judged {told}\n"
+                            f"  but with other hidden facts {judged(others[0], player, line)}"]
         for lines in batches(game, player, vocabulary, rng, edge):
             where = f"{game.ruleset.name} seed {seed} move {game.move}: {player} sends {lines}"
             told = answer(game, player, lines)
             for other_game in others:
                 other = answer(other_game, player, lines)
                 if other != told:
-                    return [f"{where}:\n  answered {told}\n  but with other hidden facts {other}"]
+                    return [f"{where}:\n  {blamed(game, other_game, player, lines)}\n  answered {told}\n"
+                            f"  but with other hidden facts {other}"]
             past = looked_past(game, others, player, lines)
             if past:
                 return [f"{where}:\n  {past}"]
     return out
+
+
+def judged(game: Game, player: str, line: str):
+    """What the ruleset's `parse` makes of `line` of `player` now: the order, or the refusal
+    (its kind and words). Cheap: no copy, nothing carried out."""
+    try:
+        return str(game.ruleset.parse(game.state, player, line))
+    except JudgeError as e:
+        return (type(e).__name__, str(e))
+
+
+def blamed(game: Game, other: Game, player: str, lines: list[str]) -> str:
+    """The line of a batch whose answer tells the hidden facts apart: the first whose batch up
+    to it is answered differently in `game` and `other` (the lines before it are answered the
+    same in both worlds)."""
+    for i in range(1, len(lines) + 1):
+        if answer(game, player, lines[:i]) != answer(other, player, lines[:i]):
+            return f"the line that tells: '{lines[i - 1]}' (line {i}; the lines before it are answered alike)"
+    return "no line alone tells: the batch as a whole"
 
 
 def looked_past(game: Game, others: list[Game], player: str, lines: list[str]) -> str:
@@ -117,14 +152,15 @@ def looked_past(game: Game, others: list[Game], player: str, lines: list[str]) -
     return ""
 
 
-# Cost (up to 13 s for rumors at 5-6 players): every player's batches at every edge position of
-# a whole random game, each answered in three worlds and cut line by line; the positions
-# are what the proof is about.
-@pytest.mark.parametrize("config", configs(), ids=config_id)
+# Cost: every player's batches at the first ENDS positions before each kind of end of a phase
+# or round of a whole random game, at every player count, each answered in three worlds and
+# cut line by line; the positions are what the proof is about.
+@pytest.mark.parametrize("config", proof_configs(), ids=config_id)
 def test_no_answer_depends_on_what_the_player_may_not_know(config):
     for seed in range(GAMES):
-        for game, vocabulary, edge in positions(config, seed, EVERY):
-            assert unfair_answers(game, sorted(vocabulary), seed, edge) == []
+        for game, vocabulary, edge in positions(config, seed, EVERY, repeats=ENDS):
+            failures = unfair_answers(game, sorted(vocabulary), seed, edge)
+            assert not failures, "\n".join(failures)
 
 
 class PeekingMogul(Mogul):
@@ -154,6 +190,33 @@ def test_the_proof_catches_a_batch_that_looks_past_a_card():
             break
     assert caught, "a ruleset that judges orders past a revealed card went unnoticed"
     del vocabulary
+
+
+def test_a_failure_blames_the_line_that_tells():
+    """A refusal that names another player's chips, sent after a line accepted: the failure
+    blames the refused line, not the first of the batch."""
+    class Telling(Mogul):
+        def parse(self, state, player, text):
+            if text == "peek":
+                others = {p: state["players"][p]["chips"] for p in state["seats"] if p != player}
+                raise IllegalOrder(f"no such order; the others hold {others}", text)
+            return super().parse(state, player, text)
+
+    game = new_game("mogul", 3, {}, 0)
+    game.ruleset = Telling()
+    bots.play_out(game, random_bots(game), moves=20)  # (the chips differ by now)
+    player = game.awaiting()[0]
+    found = unfair_answers_of(game, player, ["standing", "peek"])  # (a standing command keeps the turn)
+    assert "the line that tells: 'peek' (line 2" in found, found
+
+
+def unfair_answers_of(game: Game, player: str, lines: list[str]) -> str:
+    told = answer(game, player, lines)
+    for k in range(6):
+        other = redrawn(game, player, k)
+        if answer(other, player, lines) != told:
+            return blamed(game, other, player, lines)
+    return ""
 
 
 def test_the_proof_catches_a_batch_that_goes_on_past_a_card_whatever_its_answer():

@@ -14,7 +14,7 @@ from collections import Counter
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, words
-from judge.engine.ruleset import GM, PILE, Information, Option, Ruleset, emit, ranked, register
+from judge.engine.ruleset import GM, PILE, WHOLE, Information, Option, Ruleset, emit, ranked, register
 from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.mogul.bot import Bot
 from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
@@ -39,8 +39,10 @@ class Mogul(Standing, Bot, Check, Ruleset):
     setup_example = 'start_player = "carol"\n'
     prompt_phrases = {"bid": r"\bbid\b", "pass": r"\bpass\b", "credit": r"\bcredit\b", "take": r"\btake\b",
                       "sell": r"\bsell\b"}
-    information = Information(secret=True, reveals=(PILE,))  # others' chips, the pile's order; a card turns a round
+    # others' chips, the pile's order; a card turns a round; every order public
+    information = Information(secret=True, reveals=(PILE,), orders=dict.fromkeys(verbs, WHOLE))
     score_parts = ("track", "chip_points")
+    record_keys = ("players",)  # (each player's score: the site's chart)
     bot_standing_exact, bot_exchanges_a_round = True, 1.5
     auction_verbs = ("bid", "pass", "credit")
     arity = {"sell": (1, "write sell N or sell all")}  # verb -> (words after it, usage); others take none

@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 
 from judge.engine.errors import IllegalOrder, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, pick
-from judge.engine.ruleset import emit, register
+from judge.engine.ruleset import PILE, WHOLE, Information, emit, register
 from judge.engine.seats import clockwise
 from judge.rulesets.mogul.cards import CRASH, border, company, shares_of
 from judge.rulesets.mogul.rules import Mogul
@@ -44,6 +44,8 @@ class MogulBoard(Standing, Bot, Check, Mogul):
     # 1 order of the winner and 1 of the second; each player takes the credit at most once
     max_moves = 38 * (45 + 4 + 2) + 5
     verbs = ("bid", "pass", "take", "sell", "depot", "move", "credit")
+    information = Information(secret=True, reveals=(PILE,), orders=dict.fromkeys(verbs, WHOLE))  # (as Mogul's)
+    record_keys = ("players", "score_track", "map")  # (its companies have no share price)
     setup_example = 'seats = ["bob", "alice", "dave", "carol"]\n'
     prompt_phrases = {**Mogul.prompt_phrases, "depot": r"build a depot", "move": r"move a depot"}
     score_parts = ("track", "depot_points", "share_points", "chip_points")

@@ -28,7 +28,7 @@ from itertools import accumulate
 
 from judge.engine.errors import IllegalOrder, NotYourTurn, OrderSyntaxError, UsageError
 from judge.engine.orders import Order, parse_count, pick, words
-from judge.engine.ruleset import GENERATOR, GM, PILE, SIMULTANEOUS, Information, Option, Ruleset, emit, ranked
+from judge.engine.ruleset import GENERATOR, GM, PILE, SIMULTANEOUS, WHOLE, Information, Option, Ruleset, emit, ranked
 from judge.engine.seats import clockwise, next_clockwise
 from judge.rulesets.rumors.helpers import contains, dollars, joined, marker, plural, remove_all, signed, sub_multisets
 from judge.rulesets.rumors.tokens import board_tokens, columns_of, fewest_uncancelled, tokens, uncancelled
@@ -68,8 +68,11 @@ class Rules(Ruleset):
     prompt_phrases = {"buy": r"\bbuy\b", "short": r"\bshort\b", "dice": r"\bdice\b(?! may stay)",
                       "rumor": r"\brumor\b", "pass": r"\bpass\b", "bag": r"\bbag\b", "roll": r"\broll COMPANY\b"}
     # secret money, holdings and screens; the dice, the event cards shuffled at setup, the roll phase's orders
-    information = Information(secret=True, reveals=(GENERATOR, PILE, SIMULTANEOUS))
+    # (the roll phase's orders are secret: the public sees only that they were given)
+    information = Information(secret=True, reveals=(GENERATOR, PILE, SIMULTANEOUS),
+                              orders={**dict.fromkeys(verbs, WHOLE), "bag": 0})
     score_parts = ("cash", "cashout")
+    record_keys = ("companies",)  # (the players' holdings are secret: no chart while it runs)
     bot_exchanges_a_round = 2.0  # (its bots plan their round at its start: README "exchanges by mail")
 
     # ---- components ---------------------------------------------------------------------
@@ -478,10 +481,6 @@ class Rules(Ruleset):
                 state["phase"] = "roll"
                 state["bag_orders"] = {}
                 emit(state, "Roll phase: every player gives a secret order, bag [COMPANY ...].")
-
-    def public_order(self, text: str) -> str | None:
-        """Roll-phase orders stay secret (the public sees only that they were given)."""
-        return None if text.split()[0] == "bag" else text
 
     def revealed(self, before, after) -> str:
         """The end of the roll phase, and (public facts: the supply before, the board after) a
