@@ -319,6 +319,9 @@ def new(
         raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
     from judge.change import unit
+    from judge.store import seatkeys
+
+    seatkeys.ensure(game)  # (each seat's key to its private page: its link is in the welcome)
 
     unit.check_user(game_file)
     if min_reliability is not None:
@@ -1003,16 +1006,43 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as
     directory or an archive repository) into the folder OUT: an index, a page per game with its
     report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
     (with the configuration's [league] aliases); from public records only."""
+    from judge.publish import private
     from judge.site import build
 
     cfg = _site(config)
-    count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
+    sealed = private.of_source(source, out, cfg.address if cfg else "")  # (a game file's private views)
+    count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None, sealed=sealed)
     for warning in warnings:
         _warn(warning)
     if as_json:
         return _json({"ok": True, "games": count, "out": str(out), "index": str(out / "index.html"),
                       "warnings": warnings})
     _say(f"wrote the site of {count} {_plural(count, 'game', 'games')} to {out} (open {out / 'index.html'})")
+
+
+@app.command()
+def link(
+    game_file: Path,
+    as_: str = typer.Option(..., "--as", help="the player whose link to print"),
+    config: Optional[Path] = _config_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """A player's link to their own private page: the game's page on the site with their key
+    in the fragment (#k=...), which no browser sends to a server. Relative to the site's
+    folder, or absolute with judge.toml's [archive] site_url. Whoever holds it reads the
+    player's view: send it to the player alone."""
+    from judge.site import links
+
+    game = gamefile.load(game_file)
+    seat = game.player_name(as_)
+    cfg = _site(config)
+    made = links.private(game, game_file.stem, seat, cfg.site_url if cfg else "")
+    if made is None:
+        raise UsageError(f"game {game_file.stem} has no seat keys yet (a game made before private pages): "
+                         "its next change gives them")
+    if as_json:
+        return _json({"link": made})
+    typer.echo(made)
 
 
 @app.command()

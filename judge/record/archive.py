@@ -49,9 +49,10 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def write(game, name: str, repo) -> tuple[str, Path, dict]:
+def write(game, name: str, repo, sealed: dict | None = None) -> tuple[str, Path, dict]:
     """Write the public record of `game` into `repo` (RULESET/GAME.toml): (the message of its
-    commit, "" when the repository holds this record already; its path; the record). Raise
+    commit, "" when the repository holds this record already; its path; the record); `sealed`,
+    the row of the private views published with it (judge/record/public.py `build`). Raise
     ArchiveError."""
     repo = Path(repo)
     if not repo.is_dir():
@@ -62,7 +63,7 @@ def write(game, name: str, repo) -> tuple[str, Path, dict]:
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
         previous = _read(old)
-        built = record.build(game, name, previous=previous)
+        built = record.build(game, name, previous=previous, sealed=sealed)
         new = record.dumps(built)
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
             writes.remove(stale, repo)
