@@ -858,12 +858,17 @@ def audit(
     head: Optional[list[str]] = typer.Option(None, "--head", help="N:HEX, a report's 'Log head: move N HEX' "
                                              "(16 hex digits or more; repeatable): the record must be the game "
                                              "in which it was sent"),
+    views: Optional[list[Path]] = typer.Option(None, "--views", help="the players' private views published "
+                                               "(GAME.private.json, a site's folder, or the archive's git "
+                                               "repository: every version in its history; repeatable): each "
+                                               "must be the report the replay gives its player then"),
     as_json: bool = _json_option(),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
     start, its log is the one in which each --head was sent, and it replays from them to the
-    saved state (a game file, or the public record of a finished game). Exit code 5 when it
-    fails."""
+    saved state (a game file, or the public record of a finished game); with --views, each
+    private view published opens with the seat key the record reveals and is the report the
+    replay gives its player at that point. Exit code 5 when it fails."""
     from judge.engine import chain
     from judge.record.public import load_game
 
@@ -886,6 +891,7 @@ def audit(
     if wrong:
         problems.append(f"the record shows heads of the log's chain that its log does not give (move "
                         f"{', '.join(map(str, wrong[:5]))}{' ...' if len(wrong) > 5 else ''}): the record was edited")
+    private = _private_views(game_file, views, problems) if views else None
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
     from judge.engine.orderlog import LogEntry
@@ -907,7 +913,8 @@ def audit(
                       "game_master_orders": given_by_gm, "set_by_game_master": chosen,
                       "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads],
                       "before_rollbacks": chain.before_rollbacks(game.commitment, game.salt, game.log, heads,
-                                                                 game.corrections, game.ended)})
+                                                                 game.corrections, game.ended),
+                      **({"private_views": private} if private else {})})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
@@ -915,8 +922,32 @@ def audit(
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
     _say(_chain_said(game_file, last, heads))
+    if private:
+        _say(f"The private views: {private['checked']} given, each opened with its seat's revealed key and "
+             f"equal to the report the replay gives its player then; the record lists {private['listed']}"
+             + (f" ({private['listed'] - private['checked']} not given, so not checked)."
+                if private["listed"] > private["checked"] else "."))
     for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections, game.ended):
         _say(f"Note: {note}.")
+
+
+def _private_views(game_file: Path, views: list[Path], problems: list[str]) -> dict:
+    """audit --views: every private view found at `views` checked against the finished record
+    at `game_file` (judge/publish/private.py); what is wrong is added to `problems`."""
+    from judge.publish import private
+    from judge.record import public
+
+    data = gamefile.parse_toml(gamefile.read_bytes(game_file), str(game_file))
+    if not public.is_record(data):
+        raise UsageError("--views checks the private views against a finished game's public record (the "
+                         "archive's RULESET/GAME.toml), which lists them and reveals the seat keys")
+    found = [s for path in views for s in private.published(path, data["game"])]
+    if not found:
+        problems.append(f"no private view of game {data['game']} was found at {', '.join(map(str, views))}")
+    game = public.finished_game(data, str(game_file))
+    checked, wrong = private.audit(game, data, found)
+    problems += wrong
+    return {"checked": checked, "listed": len(private.listed(data))}
 
 
 def _record_heads_wrong(path: Path, game: Game) -> list[int]:

@@ -216,8 +216,7 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
     keys = private.get("keys")
     if not isinstance(keys, dict):
         return 0, ["the record reveals no seat keys: its private views cannot be checked"]
-    listed = {h for r in private.get("views", []) if isinstance(r, dict)
-              for h in (r.get("views") or {}).values()}
+    digests = listed(record)
     checked, problems, replays = 0, [], {}
     for sealed in files:
         if not isinstance(sealed, dict) or sealed.get("game") != record.get("game"):
@@ -225,7 +224,7 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
             continue
         for box in sealed.get("views", []):
             seat, where = box.get("player"), f"{box.get('player')}'s view at move {sealed.get('move')}"
-            if digest(box) not in listed:
+            if digest(box) not in digests:
                 problems.append(f"{where} is not listed in the record's [private] digests")
                 continue
             key = seatkeys.at_move(keys, seat, sealed["move"])
@@ -247,6 +246,46 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
                 problems.append(f"{where} is not the report the replay gives {seat} after {entries} log entries")
             checked += 1
     return checked, problems
+
+
+def listed(record: dict) -> set[str]:
+    """The digests of every private view the record says was published."""
+    private = record.get("private") if isinstance(record.get("private"), dict) else {}
+    return {h for r in private.get("views", []) if isinstance(r, dict) and isinstance(r.get("views"), dict)
+            for h in r["views"].values()}
+
+
+def published(path, name: str) -> list[dict]:
+    """The sealed views of game `name` found at `path`: a GAME.private.json file, a folder
+    holding them (a site), or a git repository, every version its history holds of them (an
+    archive whose site lies inside it: every view ever published)."""
+    import subprocess
+    from pathlib import Path
+
+    path, found = Path(path), []
+    file = f"{name}.private.json"
+    if path.is_file():
+        texts = [path.read_text(encoding="utf-8")]
+    elif (path / ".git").exists():
+        log = subprocess.run(["git", "-C", str(path), "log", "--format=%H", "--name-only", "--",
+                              f":(glob)**/{file}"], capture_output=True, text=True, check=False).stdout
+        texts, commit = [], ""
+        for line in log.splitlines():
+            if len(line) == 40 and all(c in "0123456789abcdef" for c in line):
+                commit = line
+            elif line.endswith(file) and commit:
+                shown = subprocess.run(["git", "-C", str(path), "show", f"{commit}:{line}"],
+                                       capture_output=True, text=True, check=False)
+                texts.append(shown.stdout if shown.returncode == 0 else "")
+    elif path.is_dir():
+        texts = [p.read_text(encoding="utf-8") for p in sorted(path.rglob(file)) if p.is_file()]
+    else:
+        texts = []
+    for text in texts:
+        sealed = _read(text)
+        if sealed is not None and sealed not in found:
+            found.append(sealed)
+    return found
 
 
 def _replayed(game, entries: int):

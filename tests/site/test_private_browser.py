@@ -1,0 +1,223 @@
+"""A player's own page in a real browser (headless Chromium, one session for the module): a whole
+mail game played with every order given through the `mailto:` its player's private page
+composes (the test reads the link and delivers the mail as the player's mail client would),
+the pages opened from the links the welcome mails carried, at phone (375x812) and desktop
+(1280x900) width; then `judge audit` opens every private view the archive's history holds.
+Along the way: each page shows exactly the text of `judge show --as PLAYER`, the key leaves the
+address bar at once, no request leaves the page, nothing runs off the right edge, and a wrong
+key or another game's key is refused in one line with the public page shown."""
+from __future__ import annotations
+
+import json
+import subprocess
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+from typer.testing import CliRunner
+
+from browserkit import chromium
+from judge.cli import app
+from judge.store import config as configs
+from mailkit import NAMES, T0, address, make_site, message, short_setup
+
+SITE_URL = "https://games.example.org/judge"
+PHONE, DESKTOP = (375, 812), (1280, 900)
+
+
+def judge(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium("1280,900", logging=True)
+
+
+def width(driver, size) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
+
+
+def requests(driver) -> list[str]:
+    """The URLs the browser asked for since the last call."""
+    out = []
+    for entry in driver.get_log("performance"):
+        said = json.loads(entry["message"])["message"]
+        if said["method"] == "Network.requestWillBeSent":
+            out.append(said["params"]["request"]["url"])
+    return out
+
+
+class Table:
+    """A mail game of mogul for alice, bob and carol on a judge whose archive holds its site,
+    each player's welcome mail read for their link and password."""
+
+    def __init__(self, root):
+        self.site = make_site(root)
+        path = root / "judge.toml"
+        path.write_text(path.read_text() + f'[archive]\ngit = "archive"\nsite = "archive/site"\nsite_url = "{SITE_URL}"\n')
+        self.site.cfg = configs.load(path)
+        (root / "archive").mkdir()
+        subprocess.run(["git", "-C", str(root / "archive"), "init", "-q"], check=True)
+        self.config, self.out = path, root / "archive" / "site"
+        self.passwords, self.links = {}, {}
+
+    def new(self, name: str) -> None:
+        setup = self.site.root / "setup.toml"
+        import tomli_w
+
+        setup.write_text(tomli_w.dumps(short_setup(rounds=3)))
+        code, out, err = judge("new", "mogul", self.site.game_path(name), *sum((["-p", f"{p}={address(p)}"] for p in NAMES), []),
+                               "--seed", 1, "--setup", setup, "--config", self.config, "--json")
+        assert code == 0, err
+        self.passwords[name] = json.loads(out)["passwords"]
+        for mail in self.site.take():
+            if mail["Subject"].startswith(f"game {name}: welcome, ") and mail["To"] != "watcher@watch.test":
+                player = mail["Subject"].rpartition(", ")[2]
+                link = next(w for w in mail.get_content().split() if w.startswith(SITE_URL))
+                self.links[(name, player)] = link
+
+    def url(self, name: str, player: str) -> str:
+        """The link the welcome carried, on this disk: the site served from file://."""
+        return self.out.as_uri() + self.links[(name, player)][len(SITE_URL):]
+
+    def deliver(self, mailto: str, sender: str) -> None:
+        """What the player's mail client sends when they tap the link."""
+        from judge.gateway import inbox
+
+        parts = urlsplit(mailto)
+        query = parse_qs(parts.query)
+        assert unquote(parts.path) == self.site.cfg.address
+        inbox.handle(message(sender, query["body"][0], query["subject"][0]), self.site.cfg, self.site.outbox(), T0)
+        self.site.take()
+
+
+def shown_by_judge(table: Table, name: str, player: str) -> str:
+    code, out, err = judge("show", table.site.game_path(name), "--as", player)
+    assert code == 0, err
+    return out.rstrip("\n")
+
+
+def open_page(driver, url: str) -> dict:
+    """Open a page afresh (a tab's new page) and wait for its private view or its refusal."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get("about:blank")
+    requests(driver)
+    driver.get(url)
+    WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: d.execute_script(
+        "return !document.getElementById('private').hidden || !document.getElementById('private-note').hidden"))
+    return driver.execute_script("""
+        var box = document.getElementById('private'), note = document.getElementById('private-note');
+        return {url: location.href, note: note.hidden ? '' : note.textContent, shown: !box.hidden,
+                report: box.hidden ? '' : box.querySelector('pre.private-report').textContent,
+                asof: box.hidden ? '' : box.querySelector('.asof').textContent,
+                public: document.querySelector('.replay pre').textContent,
+                overflow: document.documentElement.scrollWidth - window.innerWidth,
+                orders: [...box.querySelectorAll('a.order[data-order]')].map(a => a.dataset.order)}""")
+
+
+@pytest.fixture(scope="module")
+def cheap():
+    """No wait for the disk, cheap password hashes (the module's fixtures come before the
+    function's autouse ones)."""
+    import os
+
+    from judge.mail import passwords
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(os, "fsync", lambda fd: None)
+        m.setattr(passwords, "N", 2**4)
+        yield
+
+
+@pytest.fixture(scope="module")
+def played(browser, cheap, tmp_path_factory):
+    """The game played to its end through the pages; what each page showed, and what the
+    judge said then."""
+    from selenium.webdriver.common.by import By
+
+    table = Table(tmp_path_factory.mktemp("private"))
+    table.new("g1")
+    seen, step = [], 0
+    while True:
+        game = table.site.load("g1")
+        if game.is_over():
+            break
+        player = game.awaiting()[0]
+        width(browser, PHONE if step % 2 == 0 else DESKTOP)
+        page = open_page(browser, table.url("g1", player))
+        page.update(requests=requests(browser), expected=shown_by_judge(table, "g1", player), player=player,
+                    move=game.move, legal=game.ruleset.legal_orders(game.state, player))
+        browser.find_element(By.ID, "private-password").send_keys(table.passwords["g1"][player])
+        orders = [o for o in page["orders"] if o]
+        chosen = orders[0] if step % 3 == 0 else ([o for o in orders if o.split()[0] in ("pass", "sell")] or orders)[0]
+        if step == 1:  # one order typed from the short forms instead of tapped
+            browser.find_element(By.ID, "private-other").send_keys(chosen)
+            link = browser.find_element(By.CSS_SELECTOR, "a.compose")
+        else:
+            link = browser.find_element(By.CSS_SELECTOR, f"a.order[data-order='{chosen}']")
+        page.update(chosen=chosen, mailto=link.get_attribute("href"))
+        seen.append(page)
+        table.deliver(page["mailto"], address(player))
+        step += 1
+        assert step < 40, "the game did not end"
+    return table, seen
+
+
+def test_a_whole_mail_game_is_played_through_mailto_links_of_the_private_pages_and_audited(played):
+    table, seen = played
+    game = table.site.load("g1")
+    assert game.is_over() and len(seen) == len([e for e in game.log if not e.split(" ", 2)[1] == "judge:"])
+    assert [f"{p['move']} {p['player']} {p['chosen']}" for p in seen] == \
+        [e for e in game.log if e.split(" ", 2)[1] != "judge:"]
+    record = table.site.root / "archive" / "mogul" / "g1.toml"
+    code, out, err = judge("audit", record, "--views", table.site.root / "archive", "--json")
+    assert code == 0, err
+    views = json.loads(out)["private_views"]
+    assert views["checked"] == views["listed"] >= 3 * len(seen)
+
+
+def test_each_page_shows_exactly_the_players_report_as_judge_show_prints_it(played):
+    _, seen = played
+    for page in seen:
+        assert page["note"] == "" and page["report"] == page["expected"]
+        assert page["asof"].startswith(f"As of move {page['move']}, log head move ")
+        assert page["orders"][:len(page["legal"])] == page["legal"]  # (the buttons: the list judge orders gives)
+
+
+def test_the_mailto_holds_the_block_with_exactly_the_chosen_order(played):
+    table, seen = played
+    for page in seen:
+        query = parse_qs(urlsplit(page["mailto"]).query)
+        assert query["subject"] == ["game g1: orders"]
+        assert query["body"][0].split("\r\n") == [
+            "game g1", f"player {page['player']} {table.passwords['g1'][page['player']]}",
+            f"#{page['move']} {page['chosen']}", "end", ""]
+
+
+def test_the_key_leaves_the_address_bar_and_no_request_leaves_the_page(played):
+    table, seen = played
+    for page in seen:
+        assert "#" not in page["url"] and page["url"].startswith("file://")
+        assert page["requests"] and all(u.startswith(table.out.as_uri() + "/") for u in page["requests"]), page["requests"]
+
+
+def test_nothing_runs_off_the_right_edge_at_phone_or_desktop_width(played):
+    _, seen = played
+    assert all(page["overflow"] <= 0 for page in seen), [p["overflow"] for p in seen]
+
+
+def test_a_wrong_key_and_another_games_key_are_refused_in_one_line_with_the_public_page(played, browser):
+    table, _ = played
+    table.new("g2")
+    width(browser, PHONE)
+    own = open_page(browser, table.url("g2", "bob"))
+    assert own["shown"] and own["note"] == ""
+    others = table.url("g1", "bob").partition("#")[2]
+    for fragment in (others, "k=" + "A" * 43, "k=short"):
+        page = open_page(browser, table.url("g2", "bob").partition("#")[0] + "#" + fragment)
+        assert not page["shown"] and "#" not in page["url"]
+        assert page["note"].endswith("the public page is shown.") and "\n" not in page["note"]
+        assert page["public"].startswith("Mogul")  # the public report, as before
