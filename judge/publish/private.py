@@ -3,9 +3,9 @@
 
 The publishing step (it has the game file) seals every seat's current report with AES-256-GCM
 under a key derived from the seat's key (judge/store/seatkeys.py) by HKDF-SHA256, whose info
-names the game, the seat and the move; a random 96-bit nonce; associated data binding the
+names the game, the seat and the move; a 96-bit nonce; associated data binding the
 game, the seat, the move and the log's head (the plaintext says how many log entries it was
-made from). Every plaintext of a game is padded to one size (SIZE), so that no ciphertext's length
+made from); a 96-bit nonce drawn from the view's key and plaintext (`seal_one`). Every plaintext of a game is padded to one size (SIZE), so that no ciphertext's length
 tells anything (a hand's size, a secret order's length). The page (templates/site/private.js)
 derives the same key with WebCrypto from the link's fragment and opens the seat's view.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 
 from judge.store import seatkeys
 
@@ -91,12 +90,19 @@ def _pad(data: bytes) -> bytes:
 
 
 def seal_one(key: bytes, shown: dict) -> dict:
+    """One seat's view sealed. Its 96-bit nonce is drawn from the view's key and what it seals
+    (HMAC-SHA256, as AES-GCM-SIV draws its own) rather than from os.urandom: unpredictable to
+    anyone without the key, the same only for the very same view of the same position, so that
+    a publishing step run again (a judge killed and caught up) writes the same bytes."""
+    import hmac
+
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-    nonce = os.urandom(12)
     data = _pad(_json(shown))
-    ct = AESGCM(_derive(key, shown["game"], shown["player"], shown["move"])).encrypt(
-        nonce, data, aad(shown["game"], shown["player"], shown["move"], shown["head"]))
+    derived = _derive(key, shown["game"], shown["player"], shown["move"])
+    bound = aad(shown["game"], shown["player"], shown["move"], shown["head"])
+    nonce = hmac.new(derived, b"nonce\0" + bound + b"\0" + data, "sha256").digest()[:12]
+    ct = AESGCM(derived).encrypt(nonce, data, bound)
     return {"player": shown["player"], "nonce": _b64(nonce), "ct": _b64(ct)}
 
 
@@ -259,24 +265,16 @@ def published(path, name: str) -> list[dict]:
     """The sealed views of game `name` found at `path`: a GAME.private.json file, a folder
     holding them (a site), or a git repository, every version its history holds of them (an
     archive whose site lies inside it: every view ever published)."""
-    import subprocess
     from pathlib import Path
+
+    from judge.record import archive
 
     path, found = Path(path), []
     file = f"{name}.private.json"
     if path.is_file():
         texts = [path.read_text(encoding="utf-8")]
     elif (path / ".git").exists():
-        log = subprocess.run(["git", "-C", str(path), "log", "--format=%H", "--name-only", "--",
-                              f":(glob)**/{file}"], capture_output=True, text=True, check=False).stdout
-        texts, commit = [], ""
-        for line in log.splitlines():
-            if len(line) == 40 and all(c in "0123456789abcdef" for c in line):
-                commit = line
-            elif line.endswith(file) and commit:
-                shown = subprocess.run(["git", "-C", str(path), "show", f"{commit}:{line}"],
-                                       capture_output=True, text=True, check=False)
-                texts.append(shown.stdout if shown.returncode == 0 else "")
+        texts = archive.versions(path, file)
     elif path.is_dir():
         texts = [p.read_text(encoding="utf-8") for p in sorted(path.rglob(file)) if p.is_file()]
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import time
 import tomllib
@@ -110,6 +111,21 @@ def commit_files(repo, paths: list[Path], message: str) -> bool:
         made = _git(repo, *_identity(repo), "commit-tree", tree, *(["-p", head] if head else []), "-m", message)
         _git(repo, "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", made.stdout.strip(), head)
     return True
+
+
+def versions(repo, name: str) -> list[str]:
+    """The text of every version the repository's history holds of each file called `name`
+    (below any folder), newest first: what was ever published under that name (the private
+    views a finished game's audit opens, judge/publish/private.py). Only reads."""
+    log = _git(Path(repo), "log", "--format=%H", "--name-only", "--", f":(glob)**/{name}").stdout
+    texts, commit = [], ""
+    for line in log.splitlines():
+        if re.fullmatch(r"[0-9a-f]{40}", line):
+            commit = line
+        elif line.rpartition("/")[2] == name and commit:
+            shown = _git(Path(repo), "show", f"{commit}:{line}", check=False)
+            texts.append(shown.stdout if shown.returncode == 0 else "")
+    return texts
 
 
 def note(game_path, warning: str, now: datetime | None = None) -> None:

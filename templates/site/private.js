@@ -80,9 +80,46 @@
       v.standing.forEach(function (s) { ul.appendChild(el("li", {}, typeof s === "string" ? s : s.text || JSON.stringify(s))); });
     }
     box.appendChild(el("h3", {}, "Your report"));
-    box.appendChild(el("pre", { "class": "report private-report" }, v.report + (v.head_line ? "\n" + v.head_line : "")));
+    box.appendChild(reflow(v.report));
+    var mailed = box.appendChild(el("details", { "class": "mailed" }));
+    mailed.appendChild(el("summary", {}, "Your report as mailed"));
+    mailed.appendChild(el("pre", { "class": "report private-report" }, v.report + (v.head_line ? "\n" + v.head_line : "")));
     box.hidden = false;
     if (/^https?:$/.test(location.protocol)) later(v, newer);
+  }
+  // The report made to reflow on a phone: its blocks (between blank lines) as lines that wrap,
+  // a line underlined (=== or ---) as a heading, a block of a few short columns (cells two
+  // spaces apart) as a table, and a wider grid (a market) as its text, its type sized so that
+  // its longest line fits the width; the text as mailed stays below, exact.
+  function reflow(report) {
+    var out = el("div", { "class": "reflow" });
+    report.split(/\n\s*\n/).forEach(function (chunk) {
+      var lines = chunk.split("\n").filter(function (l) { return l.trim(); });
+      var cells = lines.map(function (l) { return l.trim().split(/\s{2,}/); });
+      var ruled = lines.length > 1 && /^[=-]{3,}$/.test(lines[1].trim());
+      var columns = cells.filter(function (c) { return c.length >= 2; }).length;
+      var short = cells.every(function (c) { return c.length <= 5 && c.every(function (x) { return x.length <= 32; }); });
+      if (!ruled && lines.length >= 2 && columns >= 2 && short) {
+        var table = out.appendChild(el("table", { "class": "columns" }));
+        cells.forEach(function (row) {
+          var tr = table.appendChild(el("tr"));
+          row.forEach(function (c) { tr.appendChild(el("td", {}, c)); });
+        });
+      } else if (!ruled && lines.length >= 2 && columns >= 2) {
+        var widest = Math.max.apply(null, lines.map(function (l) { return l.length; }));
+        var grid = out.appendChild(el("pre", { "class": "grid" }, lines.join("\n")));
+        grid.style.fontSize = "min(13px, calc((100vw - 3.5rem) / " + (0.61 * widest).toFixed(1) + "))";
+      } else {
+        var block = out.appendChild(el("div", { "class": "block" }));
+        lines.forEach(function (l, i) {
+          if (/^[=-]{3,}$/.test(l.trim())) return;
+          var heading = i + 1 < lines.length && /^[=-]{3,}$/.test(lines[i + 1].trim());
+          var line = block.appendChild(el(heading ? "h4" : "div", { "class": "line" }, l.trim()));
+          line.style.paddingLeft = Math.min(l.length - l.replace(/^\s+/, "").length, 8) / 2 + "em";
+        });
+      }
+    });
+    return out;
   }
   function later(v, newer) {  // over http(s) only: the page's own public data beside it
     var name = location.pathname.replace(/^.*\//, "").replace(/\.html$/, "");

@@ -9,7 +9,9 @@ key or another game's key is refused in one line with the public page shown."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
@@ -22,6 +24,7 @@ from mailkit import NAMES, T0, address, make_site, message, short_setup
 
 SITE_URL = "https://games.example.org/judge"
 PHONE, DESKTOP = (375, 812), (1280, 900)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def judge(*args) -> tuple[int, str, str]:
@@ -61,7 +64,7 @@ class Table:
         (root / "archive").mkdir()
         subprocess.run(["git", "-C", str(root / "archive"), "init", "-q"], check=True)
         self.config, self.out = path, root / "archive" / "site"
-        self.passwords, self.links = {}, {}
+        self.passwords, self.links, self.first = {}, {}, ""
 
     def new(self, name: str) -> None:
         setup = self.site.root / "setup.toml"
@@ -114,6 +117,9 @@ def open_page(driver, url: str) -> dict:
                 report: box.hidden ? '' : box.querySelector('pre.private-report').textContent,
                 asof: box.hidden ? '' : box.querySelector('.asof').textContent,
                 public: document.querySelector('.replay pre').textContent,
+                words: [...box.querySelectorAll('.reflow td, .reflow .line, .reflow h4, .reflow pre.grid')]
+                       .map(e => e.textContent).join(' '),
+                newer: box.hidden ? '' : box.querySelector('.newer').textContent,
                 overflow: document.documentElement.scrollWidth - window.innerWidth,
                 orders: [...box.querySelectorAll('a.order[data-order]')].map(a => a.dataset.order)}""")
 
@@ -146,11 +152,15 @@ def played(browser, cheap, tmp_path_factory):
         if game.is_over():
             break
         player = game.awaiting()[0]
-        width(browser, PHONE if step % 2 == 0 else DESKTOP)
+        width(browser, PHONE if step % 2 == 0 else DESKTOP)  # (2: at phone width, the screenshot's)
         page = open_page(browser, table.url("g1", player))
+        if step == 0:  # the page as it was then, for a reader who comes back to it later
+            table.first = next(table.out.rglob("g1.html")).read_text()
         page.update(requests=requests(browser), expected=shown_by_judge(table, "g1", player), player=player,
                     move=game.move, legal=game.ruleset.legal_orders(game.state, player))
         browser.find_element(By.ID, "private-password").send_keys(table.passwords["g1"][player])
+        if step == 2 and os.environ.get("JUDGE_SCREENSHOTS") == "1":  # docs/site.md's, at phone width
+            browser.save_screenshot(str(SCREENSHOTS / "private-phone.png"))
         orders = [o for o in page["orders"] if o]
         chosen = orders[0] if step % 3 == 0 else ([o for o in orders if o.split()[0] in ("pass", "sell")] or orders)[0]
         if step == 1:  # one order typed from the short forms instead of tapped
@@ -185,6 +195,49 @@ def test_each_page_shows_exactly_the_players_report_as_judge_show_prints_it(play
         assert page["note"] == "" and page["report"] == page["expected"]
         assert page["asof"].startswith(f"As of move {page['move']}, log head move ")
         assert page["orders"][:len(page["legal"])] == page["legal"]  # (the buttons: the list judge orders gives)
+
+
+def test_the_report_made_to_reflow_on_a_phone_holds_every_word_of_the_mailed_one(played):
+    import re
+
+    _, seen = played
+    for page in seen:
+        mailed = page["report"].splitlines()[:-1]  # (the head's line: in "As of move")
+        assert page["words"].split() == [w for line in mailed if not re.fullmatch(r"[=-]{3,}", line.strip())
+                                         for w in line.split()]
+
+
+def test_served_over_http_an_old_page_says_a_newer_move_exists(played, browser):
+    import shutil
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    table, seen = played
+    served = table.site.root / "served"
+    shutil.copytree(table.out, served)
+    page = next(served.rglob("g1.html"))
+    page.write_text(table.first)  # the first move's page, its GAME.json beside it the last move's
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(served)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/{page.relative_to(served).as_posix()}"
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        open_page(browser, url + "#" + table.url("g1", seen[0]["player"]).partition("#")[2])
+        WebDriverWait(browser, 5, poll_frequency=0.02).until(
+            lambda d: d.execute_script("return !document.querySelector('#private .newer').hidden"))
+        said = browser.execute_script("return document.querySelector('#private .newer').textContent")
+        assert said == f"Move {table.site.load('g1').move} has been played since this view: reload the page for the newer one."
+        asked = requests(browser)
+        assert [u for u in asked if not u.endswith((".css", ".js", "/favicon.ico"))] == [url, url.replace(".html", ".json")]
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_the_mailto_holds_the_block_with_exactly_the_chosen_order(played):
