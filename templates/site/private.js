@@ -85,6 +85,7 @@
     mailed.appendChild(el("summary", {}, "Your report as mailed"));
     mailed.appendChild(el("pre", { "class": "report private-report" }, v.report + (v.head_line ? "\n" + v.head_line : "")));
     box.hidden = false;
+    box.scrollIntoView();  // (the player came for it: on a phone the page's header fills the screen)
     if (/^https?:$/.test(location.protocol)) later(v, newer);
   }
   // The report made to reflow on a phone: its blocks (between blank lines) as lines that wrap,

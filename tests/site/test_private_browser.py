@@ -160,7 +160,11 @@ def played(browser, cheap, tmp_path_factory):
                     move=game.move, legal=game.ruleset.legal_orders(game.state, player))
         browser.find_element(By.ID, "private-password").send_keys(table.passwords["g1"][player])
         if step == 2 and os.environ.get("JUDGE_SCREENSHOTS") == "1":  # docs/site.md's, at phone width
+            tall = browser.execute_script("var b = document.getElementById('private'); return b.offsetTop + b.offsetHeight")
+            width(browser, (PHONE[0], min(tall + 16, 2400)))
+            browser.execute_script("window.scrollTo(0, 0)")
             browser.save_screenshot(str(SCREENSHOTS / "private-phone.png"))
+            width(browser, PHONE)
         orders = [o for o in page["orders"] if o]
         chosen = orders[0] if step % 3 == 0 else ([o for o in orders if o.split()[0] in ("pass", "sell")] or orders)[0]
         if step == 1:  # one order typed from the short forms instead of tapped
