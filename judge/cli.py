@@ -1064,9 +1064,9 @@ def link(
     player's view: send it to the player alone."""
     from judge.site import links
 
+    cfg = _site(config)
     game = gamefile.load(game_file)
     seat = game.player_name(as_)
-    cfg = _site(config)
     made = links.private(game, game_file.stem, seat, cfg.site_url if cfg else "")
     if made is None:
         raise UsageError(f"game {game_file.stem} has no seat keys yet (a game made before private pages): "

@@ -112,3 +112,11 @@ def test_the_mail_command_link_answers_the_senders_own_link_alone(tmp_path):
     assert key["alice"] not in answer and key["carol"] not in answer
     refused = reply(send(site, message(address("bob"), block("bob", passwords["bob"], "link alice"))), address("bob"))
     assert key["alice"] not in refused and "takes nothing after it" in refused
+
+
+def test_a_site_url_that_is_no_web_address_is_refused_when_judge_toml_is_read(tmp_path):
+    site = make_site(tmp_path)
+    config = site.root / "judge.toml"
+    config.write_text(config.read_text() + '[archive]\ngit = "archive"\nsite_url = "games.example.org#k"\n')
+    code, _, err = judge("link", tmp_path / "none.toml", "--as", "ann", "--config", config)
+    assert code == 2 and "site_url is the address the site is served at" in err
