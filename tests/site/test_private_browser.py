@@ -278,3 +278,21 @@ def test_a_wrong_key_and_another_games_key_are_refused_in_one_line_with_the_publ
         assert not page["shown"] and "#" not in page["url"]
         assert page["note"].endswith("the public page is shown.") and "\n" not in page["note"]
         assert page["public"].startswith("Mogul")  # the public report, as before
+
+
+def test_no_commit_before_the_end_holds_a_seat_key_and_the_last_reveals_them(played):
+    from judge.store import seatkeys
+
+    table, _ = played
+    game = table.site.load("g1")
+    keys = [v for seat, held in seatkeys.every(game).items() for k in held
+            for v in (k["key"], seatkeys.fragment(bytes.fromhex(k["key"]))[2:])]
+    repo = table.site.root / "archive"
+    commits = subprocess.run(["git", "-C", str(repo), "log", "--format=%H"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    shown = [subprocess.run(["git", "-C", str(repo), "show", "--format=%B", c], capture_output=True, text=True,
+                            check=True).stdout for c in commits]
+    end = next(i for i, text in enumerate(shown) if text.startswith("mogul/g1: ") and "the game is over" in text)
+    assert len(shown) - end > 3 and all(k in shown[end] for k in keys[::2])  # the end: revealed with the seed
+    leaked = [(i, k) for i, text in enumerate(shown[end + 1:], end + 1) for k in keys if k in text]
+    assert not leaked, f"a seat key in a commit made while the game ran: {leaked[:2]}"
