@@ -224,6 +224,7 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
         return 0, ["the record reveals no seat keys: its private views cannot be checked"]
     digests = listed(record)
     checked, problems, replays = 0, [], {}
+    points = _points(game)
     for sealed in files:
         if not isinstance(sealed, dict) or sealed.get("game") != record.get("game"):
             problems.append("a private views file of another game was given")
@@ -233,22 +234,25 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
             if digest(box) not in digests:
                 problems.append(f"{where} is not listed in the record's [private] digests")
                 continue
-            key = seatkeys.at_move(keys, seat, sealed["move"])
-            shown = open_one(key, sealed, box) if key else None
+            shown = next(filter(None, (open_one(k, sealed, box) for k in seatkeys.at_move(keys, seat, sealed["move"]))),
+                         None)
             if shown is None:
                 problems.append(f"{where} does not open with the seat's revealed key")
                 continue
             if any(open_one(k, sealed, box) for other in keys if other != seat
-                   for k in [seatkeys.at_move(keys, other, sealed["move"])] if k):
+                   for k in seatkeys.at_move(keys, other, sealed["move"])):
                 problems.append(f"{where} opens with another seat's key")
             entries = shown.get("entries")
             if not isinstance(entries, int) or shown.get("move") != sealed["move"] or shown.get("player") != seat:
                 problems.append(f"{where} does not say which position it is of")
                 continue
-            if entries not in replays:
-                replays[entries] = _replayed(game, entries)
-            then = replays[entries]
-            if then is None or not same_report(shown, plaintext(then, record["game"], seat)):
+            for k, (log, corrections) in enumerate(points):  # (now, then before each rollback)
+                if (k, entries) not in replays:
+                    replays[k, entries] = _replayed(game, log, corrections, entries)
+                then = replays[k, entries]
+                if then is not None and same_report(shown, plaintext(then, record["game"], seat)):
+                    break
+            else:
                 problems.append(f"{where} is not the report the replay gives {seat} after {entries} log entries")
             checked += 1
     return checked, problems
@@ -286,15 +290,28 @@ def published(path, name: str) -> list[dict]:
     return found
 
 
-def _replayed(game, entries: int):
-    """The game replayed from its first `entries` log entries (None when they do not replay)."""
+def _points(game) -> list[tuple[list[str], list[dict]]]:
+    """(the log, the game master's trace) as they stood when views may have been published: now,
+    and just before each rollback, the latest first (judge/engine/chain.py `rolled_back`: the
+    game file's trace keeps the undone entries whole)."""
+    from judge.engine import chain
+
+    rollbacks = [i for i, c in enumerate(game.corrections) if c.get("kind") == "rollback"]
+    earlier = chain.rolled_back(game.log, game.corrections, game.ended)
+    return [(list(game.log), list(game.corrections)),
+            *((before, game.corrections[:i]) for (_, before), i in zip(earlier, reversed(rollbacks)))]
+
+
+def _replayed(game, log: list[str], corrections: list[dict], entries: int):
+    """The game replayed from the first `entries` entries of `log`, with the trace
+    `corrections` (None when they do not replay)."""
     from judge.engine.game import Game
 
-    if entries > len(game.log):
+    if entries > len(log):
         return None
     try:
         return Game(game.ruleset, game.players, game.options, game.setup, game.rng.at(0), {},
-                    list(game.log[:entries]), game.meta, game.salt, game.commitment, game.corrections,
+                    list(log[:entries]), game.meta, game.salt, game.commitment, list(corrections),
                     game.format).replay()
     except Exception:  # noqa: BLE001 - a log cut where it does not replay: the view is not this game's
         return None

@@ -54,13 +54,12 @@ def current(game, seat: str) -> bytes | None:
     return bytes.fromhex(held[-1]["key"]) if _valid(held) else None
 
 
-def at_move(keys: dict, seat: str, move: int) -> bytes | None:
-    """The seat's key for a view published at `move`, from `keys` as `every` gives them."""
-    found = None
-    for k in keys.get(seat, []):
-        if isinstance(k, dict) and isinstance(k.get("since"), int) and k["since"] <= move and _HEX.match(str(k.get("key"))):
-            found = bytes.fromhex(k["key"])
-    return found
+def at_move(keys: dict, seat: str, move: int) -> list[bytes]:
+    """The keys the seat may have had for a view published at `move` (from `keys` as `every`
+    gives them), the newest first: a seat handed on during that move had two."""
+    held = keys.get(seat) if isinstance(keys.get(seat), list) else []
+    return [bytes.fromhex(k["key"]) for k in reversed(held) if isinstance(k, dict) and isinstance(k.get("since"), int)
+            and k["since"] <= move and _HEX.match(str(k.get("key")))]
 
 
 def every(game) -> dict:

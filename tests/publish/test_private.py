@@ -65,6 +65,28 @@ def test_audit_refuses_a_view_that_is_not_the_replays_or_is_not_listed():
     assert problems == ["bob's view at move 2 is not the report the replay gives bob after 1 log entries"]
 
 
+def test_a_view_published_before_a_rollback_is_checked_against_the_log_as_it_stood_then():
+    from judge.record import corrections
+
+    game = Game.new("mogul", NAMES, seed=1, setup=short_setup(3))
+    seatkeys.ensure(game)
+    sealed, record = [], None
+    for n in range(4):
+        player = game.awaiting()[0]
+        game.submit(player, game.ruleset.legal_orders(game.state, player)[0])
+        sealed.append(private.seal(game, "g"))
+        record = public.build(game, "g", previous=record, rows=[], sealed=private.row(sealed[-1]))
+    game, _ = corrections.rollback(game, 2, "a wrong bid", "2026-05-01T12:00:00Z")
+    while not game.is_over():  # other orders this time
+        player = game.awaiting()[0]
+        legal = game.ruleset.legal_orders(game.state, player)
+        game.submit(player, ([o for o in legal if o.split()[0] in ("pass", "sell")] or legal)[0])
+        sealed.append(private.seal(game, "g"))
+        record = public.build(game, "g", previous=record, rows=[], sealed=private.row(sealed[-1]))
+    checked, problems = private.audit(public.finished_game(record, "g"), record, sealed)
+    assert problems == [] and checked == 3 * len(sealed)
+
+
 def test_a_seat_handed_on_gets_a_new_key_and_the_old_one_opens_nothing_newer():
     game = Game.new("mogul", NAMES, seed=1)
     seatkeys.ensure(game)
@@ -75,7 +97,7 @@ def test_a_seat_handed_on_gets_a_new_key_and_the_old_one_opens_nothing_newer():
     bob = next(b for b in sealed["views"] if b["player"] == "bob")
     assert private.open_one(old, sealed, bob) is None and private.open_one(seatkeys.current(game, "bob"), sealed, bob)
     keys = seatkeys.every(game)
-    assert seatkeys.at_move(keys, "bob", 1) == old and seatkeys.at_move(keys, "bob", 2) == seatkeys.current(game, "bob")
+    assert seatkeys.at_move(keys, "bob", 1) == [old] and seatkeys.at_move(keys, "bob", 2) == [seatkeys.current(game, "bob"), old]
 
 
 def test_judge_link_prints_the_page_with_the_key_relative_or_absolute(tmp_path):
