@@ -17,7 +17,7 @@ from judge.engine.errors import JudgeError, UsageError
 from judge.site import feeds, league, listing, pages, series, sources
 from judge.site.files import read
 
-STATIC = ("site.css", "site.js", "boards.js", "private.js")
+STATIC = ("site.css", "site.js", "boards.js", "private.js", "reflow.js")
 INDEX = listing.INDEX
 
 

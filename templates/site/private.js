@@ -7,7 +7,7 @@
 // file:// no request is made; over http(s) the page reads its own GAME.json beside it (same
 // origin, no key in it) to say whether a newer move exists.
 (function () {
-  var STORE = "judge-key:" + location.pathname, INFO = "judge private view v1";
+  var STORE = "judge-key:" + location.pathname, INFO = "judge private view v1", el = window.judgeReflow.el;
   var note = document.getElementById("private-note"), box = document.getElementById("private");
   var block = document.getElementById("sealed"), text = new TextEncoder();
   function taken() {  // the key of the link, taken out of the address bar at once; or the tab's
@@ -60,12 +60,6 @@
   } catch (e) { /* storage refused: the key lives in this page alone */ }
   if (given !== null) start(given);
 
-  function el(tag, attrs, content) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (content !== undefined) e.textContent = content;
-    return e;
-  }
   function show(v) {
     box.textContent = "";
     box.appendChild(el("h2", {}, "Your view: " + v.player));
@@ -80,47 +74,13 @@
       v.standing.forEach(function (s) { ul.appendChild(el("li", {}, typeof s === "string" ? s : s.text || JSON.stringify(s))); });
     }
     box.appendChild(el("h3", {}, "Your report"));
-    box.appendChild(reflow(v.report));
+    box.appendChild(judgeReflow(v.report));
     var mailed = box.appendChild(el("details", { "class": "mailed" }));
     mailed.appendChild(el("summary", {}, "Your report as mailed"));
     mailed.appendChild(el("pre", { "class": "report private-report" }, v.report + (v.head_line ? "\n" + v.head_line : "")));
     box.hidden = false;
     box.scrollIntoView();  // (the player came for it: on a phone the page's header fills the screen)
     if (/^https?:$/.test(location.protocol)) later(v, newer);
-  }
-  // The report made to reflow on a phone: its blocks (between blank lines) as lines that wrap,
-  // a line underlined (=== or ---) as a heading, a block of a few short columns (cells two
-  // spaces apart) as a table, and a wider grid (a market) as its text, its type sized so that
-  // its longest line fits the width; the text as mailed stays below, exact.
-  function reflow(report) {
-    var out = el("div", { "class": "reflow" });
-    report.split(/\n\s*\n/).forEach(function (chunk) {
-      var lines = chunk.split("\n").filter(function (l) { return l.trim(); });
-      var cells = lines.map(function (l) { return l.trim().split(/\s{2,}/); });
-      var ruled = lines.length > 1 && /^[=-]{3,}$/.test(lines[1].trim());
-      var columns = cells.filter(function (c) { return c.length >= 2; }).length;
-      var short = cells.every(function (c) { return c.length <= 5 && c.every(function (x) { return x.length <= 32; }); });
-      if (!ruled && lines.length >= 2 && columns >= 2 && short) {
-        var table = out.appendChild(el("table", { "class": "columns" }));
-        cells.forEach(function (row) {
-          var tr = table.appendChild(el("tr"));
-          row.forEach(function (c) { tr.appendChild(el("td", {}, c)); });
-        });
-      } else if (!ruled && lines.length >= 2 && columns >= 2) {
-        var widest = Math.max.apply(null, lines.map(function (l) { return l.length; }));
-        var grid = out.appendChild(el("pre", { "class": "grid" }, lines.join("\n")));
-        grid.style.fontSize = "min(13px, calc((100vw - 3.5rem) / " + (0.61 * widest).toFixed(1) + "))";
-      } else {
-        var block = out.appendChild(el("div", { "class": "block" }));
-        lines.forEach(function (l, i) {
-          if (/^[=-]{3,}$/.test(l.trim())) return;
-          var heading = i + 1 < lines.length && /^[=-]{3,}$/.test(lines[i + 1].trim());
-          var line = block.appendChild(el(heading ? "h4" : "div", { "class": "line" }, l.trim()));
-          line.style.paddingLeft = Math.min(l.length - l.replace(/^\s+/, "").length, 8) / 2 + "em";
-        });
-      }
-    });
-    return out;
   }
   function later(v, newer) {  // over http(s) only: the page's own public data beside it
     var name = location.pathname.replace(/^.*\//, "").replace(/\.html$/, "");

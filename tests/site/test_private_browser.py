@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -117,9 +118,11 @@ def open_page(driver, url: str) -> dict:
                 report: box.hidden ? '' : box.querySelector('pre.private-report').textContent,
                 asof: box.hidden ? '' : box.querySelector('.asof').textContent,
                 public: document.querySelector('.replay pre').textContent,
-                words: [...box.querySelectorAll('.reflow td, .reflow .line, .reflow h4, .reflow pre.grid')]
+                words: [...box.querySelectorAll('.reflow td, .reflow .line, .reflow h4, .reflow .grid')]
                        .map(e => e.textContent).join(' '),
                 newer: box.hidden ? '' : box.querySelector('.newer').textContent,
+                reflowed: [...document.querySelectorAll('.replay .reflowed td, .replay .reflowed .line, .replay .reflowed h4, '
+                           + '.replay .reflowed .grid')].filter(e => e.offsetParent).map(e => e.textContent).join(' '),
                 overflow: document.documentElement.scrollWidth - window.innerWidth,
                 orders: [...box.querySelectorAll('a.order[data-order]')].map(a => a.dataset.order)}""")
 
@@ -202,8 +205,6 @@ def test_each_page_shows_exactly_the_players_report_as_judge_show_prints_it(play
 
 
 def test_the_report_made_to_reflow_on_a_phone_holds_every_word_of_the_mailed_one(played):
-    import re
-
     _, seen = played
     for page in seen:
         mailed = page["report"].splitlines()[:-1]  # (the head's line: in "As of move")
@@ -278,6 +279,8 @@ def test_a_wrong_key_and_another_games_key_are_refused_in_one_line_with_the_publ
         assert not page["shown"] and "#" not in page["url"]
         assert page["note"].endswith("the public page is shown.") and "\n" not in page["note"]
         assert page["public"].startswith("Mogul")  # the public report, as before
+        assert page["overflow"] <= 0 and page["reflowed"].split() == [  # on a phone: reflowed, every word kept
+            w for line in page["public"].splitlines() if not re.fullmatch(r"[=-]{3,}", line.strip()) for w in line.split()]
 
 
 def test_no_commit_before_the_end_holds_a_seat_key_and_the_last_reveals_them(played):

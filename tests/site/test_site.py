@@ -74,7 +74,7 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     n = len(ruleset.every())  # (a game of each ruleset)
     assert code == 0 and flat(f"wrote the site of {n} games") in flat(out)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
-    assert len(files) == 7 + n * 5 + 2  # index, css, 3 scripts, feed, games.json; 5 files a game; league.html and .json
+    assert len(files) == 8 + n * 5 + 2  # index, css, 4 scripts, feed, games.json; 5 files a game; league.html and .json
     for path in files:
         text = path.read_text(encoding="utf-8")
         found = [s for s in secrets if s in text]
