@@ -85,8 +85,8 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
 
 def _private(game: Game, previous: dict | None, sealed: dict | None) -> dict:
     """`[private]`: the digest of every private view published (a row each time they changed:
-    their move, log entries, head and each seat's digest), and once the game is over every seat
-    key it had (judge/store/seatkeys.py), so that `judge audit` opens them."""
+    their move, the public log's length, the head and each seat's digest), and once the game
+    is over every seat key it had (judge/store/seatkeys.py), so that `judge audit` opens them."""
     from judge.store import seatkeys
 
     kept = previous.get("private") if isinstance(previous, dict) else None
