@@ -48,10 +48,10 @@ class Config:
     maildir: Path | None = None
     archive: Path | None = None  # a git repository for the games' public records
     site: Path | None = None  # the static site rebuilt after every archived change (judge/site)
-    site_url: str = ""  # [archive] site_url: where the site is served (a player's link is absolute)
     aliases: dict = field(default_factory=dict)  # [league] aliases: a name -> the player it is
     imap: dict = field(default_factory=dict)  # [imap], every key given its default (imap_settings)
     where: str = "judge.toml"  # the file it was read from
+    site_url: str = ""  # [archive] site_url: where the site is served (a player's link is absolute)
 
     @property
     def has_mail(self) -> bool:
@@ -140,8 +140,8 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
         raise UsageError(f"{where}: [archive] site must be a folder of its own (such as \"site\" or \"archive/site\"), "
                          "not the archive or the games directory themselves")
     return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
-                  site_url.rstrip("/"), _aliases(data.get("league", {}), where), where=str(path),
-                  imap=imap_settings(data.get("imap", {}), path))
+                  _aliases(data.get("league", {}), where), where=str(path), imap=imap_settings(data.get("imap", {}), path),
+                  site_url=site_url.rstrip("/"))
 
 
 # [imap]: each key with its type and default (None: required, or optional when "" is allowed)
