@@ -148,7 +148,10 @@ def _report(run, player, args):
 
 def _link(run, player, args):
     """The link to the sender's own page (their seat's: never another's)."""
+    from judge.store import seatkeys
+
     _nothing_after("link", args)
+    seatkeys.ensure(run.game)  # (a game made before keys: drawn now, saved with the block)
     text = run.mg.link_text(run.cfg, player)
     run.answers.append(text.rstrip("\n") + "\n" if text else
                        "This judge publishes no site, so there is no page of your own: your reports come by mail.")

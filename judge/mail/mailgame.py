@@ -283,8 +283,8 @@ class MailGame:
         if made is None:
             return ""
         where = made if cfg.site_url else f"{made} (in the site's folder)"
-        return (f"Your own page, your report and your orders in one tap (keep it as secret as your "
-                f"password: whoever has it reads your view, but cannot give your orders):\n{where}\n\n")
+        return (f"The link to your own page, your report and your orders in one tap (keep it as secret "
+                f"as your password: whoever has it reads your view, but cannot give your orders):\n{where}\n\n")
 
     def welcomes(self, cfg, passwords: dict) -> list:
         """The welcome mails of a new game: each player's, and the observers' (public) one."""

@@ -29,7 +29,7 @@ PLAYER_LINES = {  # an example of each player's verb (the first word is the verb
     "help": "help", "rules": "rules", "history": "history 1", "report": "report 1", "league": "league",
     "away": "away until 2026-05-20", "back": "back", "resign": "resign", "propose": "propose end",
     "agree": "agree end", "press": "press all hello from the test", "set": "set zone Europe/Paris",
-    "confirm": "confirm 123456",
+    "confirm": "confirm 123456", "link": "link",
 }
 GM_LINES = {"status": "status", "pause": "pause", "resume": "resume", "absent": "absent bob",
             "present": "present bob", "set": "set deadline_hours 72",

@@ -124,11 +124,9 @@ def test_the_mail_command_link_answers_the_senders_own_link_alone(tmp_path):
     from judge.store import config as configs
 
     site.cfg = configs.load(config)
-    passwords = new_game(site)
-    game = site.load()
-    seatkeys.ensure(game)
-    gamefile.save(game, site.game_path())
+    passwords = new_game(site)  # (made without keys, as before them: the first change draws them)
     answer = reply(send(site, message(address("bob"), block("bob", passwords["bob"], "link"))), address("bob"))
+    game = site.load()
     key = {p: seatkeys.fragment(seatkeys.current(game, p)) for p in NAMES}
     assert f"https://example.org/games/mogul/" in answer and key["bob"] in answer
     assert key["alice"] not in answer and key["carol"] not in answer
