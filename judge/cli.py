@@ -319,6 +319,9 @@ def new(
         raise UsageError("--deadline, --grace and --remind are hours from 0 to 8760")
     game = Game.new(ruleset, names, seed=seed, options=_parse_options(option), setup=_load_setup(setup))
     from judge.change import unit
+    from judge.store import seatkeys
+
+    seatkeys.ensure(game)  # (each seat's key to its private page: its link is in the welcome)
 
     unit.check_user(game_file)
     if min_reliability is not None:
@@ -863,12 +866,17 @@ def audit(
     head: Optional[list[str]] = typer.Option(None, "--head", help="N:HEX, a report's 'Log head: move N HEX' "
                                              "(16 hex digits or more; repeatable): the record must be the game "
                                              "in which it was sent"),
+    views: Optional[list[Path]] = typer.Option(None, "--views", help="the players' private views published "
+                                               "(GAME.private.json, a site's folder, or the archive's git "
+                                               "repository: every version in its history; repeatable): each "
+                                               "must be the report the replay gives its player then"),
     as_json: bool = _json_option(),
 ) -> None:
     """Check a game's honesty: its seed, setup and salt give the commitment published at the
     start, its log is the one in which each --head was sent, and it replays from them to the
-    saved state (a game file, or the public record of a finished game). Exit code 5 when it
-    fails."""
+    saved state (a game file, or the public record of a finished game); with --views, each
+    private view published opens with the seat key the record reveals and is the report the
+    replay gives its player at that point. Exit code 5 when it fails."""
     from judge.engine import chain
     from judge.record.public import load_game
 
@@ -891,6 +899,7 @@ def audit(
     if wrong:
         problems.append(f"the record shows heads of the log's chain that its log does not give (move "
                         f"{', '.join(map(str, wrong[:5]))}{' ...' if len(wrong) > 5 else ''}): the record was edited")
+    private = _private_views(game_file, views, problems) if views else None
     if problems:
         raise VerifyError("audit failed: " + "; ".join(problems))
     from judge.engine.orderlog import LogEntry
@@ -912,7 +921,8 @@ def audit(
                       "game_master_orders": given_by_gm, "set_by_game_master": chosen,
                       "log_head": last, "heads": [{"move": m, "hash": h} for m, h in heads],
                       "before_rollbacks": chain.before_rollbacks(game.commitment, game.salt, game.log, heads,
-                                                                 game.corrections, game.ended)})
+                                                                 game.corrections, game.ended),
+                      **({"private_views": private} if private else {})})
     if chosen:
         drawn += f"; set by the game master, not drawn by the judge: {', '.join(chosen)}"
     key = " key," if game.rng.key else ""
@@ -920,8 +930,32 @@ def audit(
     _say(f"ok: seed {game.rng.seed},{key} setup and salt match the commitment {game.commitment}, and "
          f"{replay} to the saved state: {drawn}{_stretches(game)}.")
     _say(_chain_said(game_file, last, heads))
+    if private:
+        _say(f"The private views: {private['checked']} given, each opened with its seat's revealed key and "
+             f"equal to the report the replay gives its player then; the record lists {private['listed']}"
+             + (f" ({private['listed'] - private['checked']} not given, so not checked)."
+                if private["listed"] > private["checked"] else "."))
     for note in chain.before_rollbacks(game.commitment, game.salt, game.log, heads, game.corrections, game.ended):
         _say(f"Note: {note}.")
+
+
+def _private_views(game_file: Path, views: list[Path], problems: list[str]) -> dict:
+    """audit --views: every private view found at `views` checked against the finished record
+    at `game_file` (judge/publish/private.py); what is wrong is added to `problems`."""
+    from judge.publish import private
+    from judge.record import public
+
+    data = gamefile.parse_toml(gamefile.read_bytes(game_file), str(game_file))
+    if not public.is_record(data):
+        raise UsageError("--views checks the private views against a finished game's public record (the "
+                         "archive's RULESET/GAME.toml), which lists them and reveals the seat keys")
+    found = [s for path in views for s in private.published(path, data["game"])]
+    if not found:
+        problems.append(f"no private view of game {data['game']} was found at {', '.join(map(str, views))}")
+    game = public.finished_game(data, str(game_file))
+    checked, wrong = private.audit(game, data, found)
+    problems += wrong
+    return {"checked": checked, "listed": len(private.listed(data))}
 
 
 def _record_heads_wrong(path: Path, game: Game) -> list[int]:
@@ -1012,12 +1046,14 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as
     report at every move, charts, Atom feeds, CSV and JSON, the league of the finished games
     (with the configuration's [league] aliases); from public records only."""
     from judge.league.index import FOLDER
+    from judge.publish import private
     from judge.site import build, listing
 
     cfg = _site(config)
     index = source / FOLDER
     had_site, had_index = (out / build.INDEX).exists(), index.exists()
-    count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None)
+    sealed = private.of_source(source, out, cfg.address if cfg else "")  # (a game file's private views)
+    count, warnings = build.build(source, out, aliases=cfg.aliases if cfg else None, sealed=sealed)
     for warning in warnings:
         _warn(warning)
     listed = listing.listed(out)
@@ -1033,6 +1069,31 @@ def site_(source: Path, out: Path, config: Optional[Path] = _config_option(), as
                     "judge league; git ignores it)")
     for line in said:
         _say(line)
+
+
+@app.command()
+def link(
+    game_file: Path,
+    as_: str = typer.Option(..., "--as", help="the player whose link to print"),
+    config: Optional[Path] = _config_option(),
+    as_json: bool = _json_option(),
+) -> None:
+    """A player's link to their own private page: the game's page on the site with their key
+    in the fragment (#k=...), which no browser sends to a server. Relative to the site's
+    folder, or absolute with judge.toml's [archive] site_url. Whoever holds it reads the
+    player's view: send it to the player alone."""
+    from judge.site import links
+
+    cfg = _site(config)
+    game = gamefile.load(game_file)
+    seat = game.player_name(as_)
+    made = links.private(game, game_file.stem, seat, cfg.site_url if cfg else "")
+    if made is None:
+        raise UsageError(f"game {game_file.stem} has no seat keys yet (a game made before private pages): "
+                         "its next change gives them")
+    if as_json:
+        return _json({"link": made})
+    typer.echo(made)
 
 
 @app.command()

@@ -25,6 +25,9 @@ def hand_seat(game: Game, old: str, new: str, when: str, reason: str = "",
     if address is not None and not is_address(address):
         raise UsageError(f"'{address}' is not a mail address (write local@example.org)")
     seat = corrections.replace(game, old, new, when, reason)
+    from judge.store import seatkeys
+
+    seatkeys.renew(game, seat, game.move)  # (the old player's link opens nothing from now on)
     if not mail:
         return seat, ""
     from judge.mail.mailgame import MailGame

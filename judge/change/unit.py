@@ -182,6 +182,9 @@ class Change:
         return MailGame(self.game, self.name)
 
     def _commit(self, write) -> None:
+        from judge.store import seatkeys
+
+        seatkeys.ensure(self.game)  # (a new game, or one made before: its private pages' keys)
         game, mails, mail = self.game, self.ready(), self.mail
         if game.is_over():
             from judge.record import conduct

@@ -61,7 +61,7 @@ def new_passwords(lines: list[str]) -> list[str]:
 
 
 # ---- the player's lines -----------------------------------------------------------------
-ANSWERING = ("help", "rules", "history", "report", "league")  # lines that only ask: what their
+ANSWERING = ("help", "rules", "history", "report", "league", "link")  # lines that only ask: what their
 MAX_ANSWERS = 5  # answers cost (a replay, the league's records, a long text) is bounded per block
 
 
@@ -144,6 +144,17 @@ def _report(run, player, args):
 
     move = _move_arg(run, args, "report", run.game.move)
     run.answers.append(lambda: f"Your report at move {move}:\n\n" + render(at_move(run.game, move).view(player), mail=True))
+
+
+def _link(run, player, args):
+    """The link to the sender's own page (their seat's: never another's)."""
+    from judge.store import seatkeys
+
+    _nothing_after("link", args)
+    seatkeys.ensure(run.game)  # (a game made before keys: drawn now, saved with the block)
+    text = run.mg.link_text(run.cfg, player)
+    run.answers.append(text.rstrip("\n") + "\n" if text else
+                       "This judge publishes no site, so there is no page of your own: your reports come by mail.")
 
 
 def _away(run, player, args):
@@ -318,7 +329,7 @@ def notify_urls(lines: list[str]) -> list[str]:
 COMMANDS = {
     "help": _help, "rules": _rules, "history": _history, "report": _report, "away": _away, "back": _back,
     **{verb: _changing(verb) for verb in players.VERBS}, "set": _set, "confirm": _confirm,
-    "league": _league, "notify": _notify,
+    "league": _league, "notify": _notify, "link": _link,
 }
 
 

@@ -272,6 +272,20 @@ class MailGame:
                      "than 'end', a quote (>), \"On ... wrote:\", a signature (-- ) or a closing.\n")
         return text
 
+    def link_text(self, cfg, player: str) -> str:
+        """The paragraph that gives `player` the link to their own page (the site's page of the
+        game with their seat's key: docs/site.md), or "" when the judge publishes no site."""
+        if cfg is None or cfg.site is None:
+            return ""
+        from judge.site import links
+
+        made = links.private(self.game, self.name, player, cfg.site_url)
+        if made is None:
+            return ""
+        where = made if cfg.site_url else f"{made} (in the site's folder)"
+        return (f"The link to your own page, your report and your orders in one tap (keep it as secret "
+                f"as your password: whoever has it reads your view, but cannot give your orders):\n{where}\n\n")
+
     def welcomes(self, cfg, passwords: dict) -> list:
         """The welcome mails of a new game: each player's, and the observers' (public) one."""
         out = [self.welcome(cfg, p, passwords[p]) for p in self.game.players]
@@ -298,6 +312,7 @@ class MailGame:
                 f"Your password: {password}\n\n"
                 "Keep it secret: anyone with it and your address can give your orders.\n\n"
                 f"{PLAYERS_PAGE}\n\n"
+                + self.link_text(cfg, player)
                 + render(self.game.view(player), mail=True) + "\n" + self.footer(cfg, player))
         return compose(cfg, self.address(player), f"game {self.name}: welcome, {player}", body)
 

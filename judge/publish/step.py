@@ -124,10 +124,12 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
         raw = gamefile.read_bytes(game_path)
         game = gamefile.parse(raw, str(game_path))
         rs = game.ruleset.name
-        record = None
+        record, sealed = None, None
+        if cfg.archive is not None and cfg.site is not None:
+            sealed = _sealed(cfg, game, name, said)
         if cfg.archive is not None:
             try:
-                message, path, record = archive.write(game, name, cfg.archive)
+                message, path, record = archive.write(game, name, cfg.archive, _row(sealed))
             except Exception as e:  # noqa: BLE001
                 raise _Failed(f"the public record of {name} was not archived ({e}); {later}") from None
             where = f"{rs}/{name}.toml"
@@ -149,7 +151,7 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
         files, failed = [path], None
         if cfg.site is not None:
             try:
-                written, warned = _site(cfg, idx, record, entry, now)
+                written, warned = _site(cfg, idx, record, entry, now, sealed)
                 files += written if _inside(cfg.site, cfg.archive) else []
                 said += warned
             except Exception as e:  # noqa: BLE001 - the record is committed all the same
@@ -166,7 +168,27 @@ def _publish(cfg, game_path: Path, now: datetime) -> list[str]:
         lock.__exit__(None, None, None)
 
 
-def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> tuple[list[Path], list[str]]:
+def _sealed(cfg, game, name: str, said: list[str]) -> dict | None:
+    """Each player's private view, sealed (judge/publish/private.py), or None (said why)."""
+    try:
+        from judge.publish import private
+
+        return private.for_site(cfg, game, name)
+    except Exception as e:  # noqa: BLE001 - the public record and page are published all the same
+        said.append(f"the private views of {name} were not sealed ({type(e).__name__}: {e})")
+        return None
+
+
+def _row(sealed: dict | None) -> dict | None:
+    if sealed is None:
+        return None
+    from judge.publish import private
+
+    return private.row(sealed)
+
+
+def _site(cfg, idx, record: dict, entry: dict, now: datetime, sealed: dict | None = None
+          ) -> tuple[list[Path], list[str]]:
     """The site's files of the game (and its lists): those written, or found as written; and
     the warnings (its lists made again)."""
     from judge.engine import writes
@@ -175,7 +197,7 @@ def _site(cfg, idx, record: dict, entry: dict, now: datetime) -> tuple[list[Path
     if Path(cfg.site).absolute().is_relative_to(Path(cfg.archive).absolute()):  # the archive's own folder:
         writes.make_folder(cfg.site, cfg.archive)  # no link on the way to it either
     audit = {"result": entry["row"]["audit"], "why": entry["row"]["why"]} if entry["kind"] == "finished" else None
-    return build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases)
+    return build.update(cfg.site, record, now, audit, idx.kept(), cfg.archive, cfg.aliases, sealed)
 
 
 def _inside(folder: Path, repo: Path) -> bool:

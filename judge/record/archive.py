@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import time
 import tomllib
@@ -49,9 +50,10 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def write(game, name: str, repo) -> tuple[str, Path, dict]:
+def write(game, name: str, repo, sealed: dict | None = None) -> tuple[str, Path, dict]:
     """Write the public record of `game` into `repo` (RULESET/GAME.toml): (the message of its
-    commit, "" when the repository holds this record already; its path; the record). Raise
+    commit, "" when the repository holds this record already; its path; the record); `sealed`,
+    the row of the private views published with it (judge/record/public.py `build`). Raise
     ArchiveError."""
     repo = Path(repo)
     if not repo.is_dir():
@@ -62,7 +64,7 @@ def write(game, name: str, repo) -> tuple[str, Path, dict]:
         shown = _git(repo, "show", f"HEAD:{where}", check=False)
         old = shown.stdout if shown.returncode == 0 else None
         previous = _read(old)
-        built = record.build(game, name, previous=previous)
+        built = record.build(game, name, previous=previous, sealed=sealed)
         new = record.dumps(built)
         _known(new, _as_read(built))  # (what the next change of this game reads as its previous)
         for stale in path.parent.glob(f".{path.name}.*.tmp"):  # a killed write's (we hold the lock)
@@ -111,6 +113,21 @@ def commit_files(repo, paths: list[Path], message: str) -> bool:
         made = _git(repo, *_identity(repo), "commit-tree", tree, *(["-p", head] if head else []), "-m", message)
         _git(repo, "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", made.stdout.strip(), head)
     return True
+
+
+def versions(repo, name: str) -> list[str]:
+    """The text of every version the repository's history holds of each file called `name`
+    (below any folder), newest first: what was ever published under that name (the private
+    views a finished game's audit opens, judge/publish/private.py). Only reads."""
+    log = _git(Path(repo), "log", "--format=%H", "--name-only", "--", f":(glob)**/{name}").stdout
+    texts, commit = [], ""
+    for line in log.splitlines():
+        if re.fullmatch(r"[0-9a-f]{40}", line):
+            commit = line
+        elif line.rpartition("/")[2] == name and commit:
+            shown = _git(Path(repo), "show", f"{commit}:{line}", check=False)
+            texts.append(shown.stdout if shown.returncode == 0 else "")
+    return texts
 
 
 def note(game_path, warning: str, now: datetime | None = None) -> None:

@@ -31,10 +31,12 @@ def is_record(data: dict) -> bool:
     return data.get("record") == KIND or bool(OWN_KEYS & set(data))
 
 
-def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None) -> dict:
+def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] | None = None,
+          sealed: dict | None = None) -> dict:
     """The public record of `game` (called `name`) as a TOML-able dict; `previous`, the
     game's record before this change, saves replaying work (judge/record/moves.py); `rows`,
-    the moves' rows when the caller has made them."""
+    the moves' rows when the caller has made them; `sealed`, the row of the private views the
+    publishing step publishes now (judge/publish/private.py `row`): added to `previous`'s."""
     from judge.record import corrections, moves
     from judge.engine.report import render
 
@@ -71,11 +73,30 @@ def build(game: Game, name: str, previous: dict | None = None, rows: list[dict] 
     if game.log_head():  # the log's head now (judge/engine/chain.py): what every report sent now shows
         record["log_head"] = game.log_head()
     record[moves.KEY] = moves.build(game, previous) if rows is None else rows
+    private = _private(game, previous, sealed)
+    if private:
+        record["private"] = private
     if over:
         whole = game.to_dict()
         del whole["meta"]  # addresses and password hashes stay private for ever
         record["game_file"] = whole
     return record
+
+
+def _private(game: Game, previous: dict | None, sealed: dict | None) -> dict:
+    """`[private]`: the digest of every private view published (a row each time they changed:
+    their move, the public log's length, the head and each seat's digest), and once the game
+    is over every seat key it had (judge/store/seatkeys.py), so that `judge audit` opens them."""
+    from judge.store import seatkeys
+
+    kept = previous.get("private") if isinstance(previous, dict) else None
+    rows = [r for r in kept.get("views", []) if isinstance(r, dict)] if isinstance(kept, dict) else []
+    if sealed is not None and (not rows or rows[-1] != sealed):
+        rows.append(sealed)
+    out = {"views": rows} if rows else {}
+    if game.is_over() and seatkeys.every(game):
+        out["keys"] = seatkeys.every(game)
+    return out
 
 
 def dumps(record: dict) -> str:

@@ -17,7 +17,7 @@ from judge.engine.errors import JudgeError, UsageError
 from judge.site import feeds, league, listing, pages, series, sources
 from judge.site.files import read
 
-STATIC = ("site.css", "site.js", "boards.js")
+STATIC = ("site.css", "site.js", "boards.js", "private.js", "reflow.js")
 INDEX = listing.INDEX
 
 
@@ -41,10 +41,12 @@ class Writer:
         write_atomic(path, text, mode=0o666, sync=False, base=self.out, folders=0o777)  # (derived: made again)
 
 
-def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None) -> tuple[int, list[str]]:
+def build(source, out, now: datetime | None = None, aliases: dict | None = None, kept=None,
+          sealed: dict | None = None) -> tuple[int, list[str]]:
     """The site of every game at `source` in `out`: (games written, warnings). `aliases`: the
     league's ([league] aliases of judge.toml); `kept`, the league when the caller holds the
-    source's index already (else it is brought up to date here)."""
+    source's index already (else it is brought up to date here); `sealed`, the private views
+    of games, keyed by (ruleset, game) (judge/publish/private.py `of_source`)."""
     from judge.league import index
 
     out = Path(out)
@@ -58,7 +60,8 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
     shown = listing.Listing(out, write)
     for path, record in found:
         try:
-            shown.put(write_game(record, out, now, write, audit_of(record, source, path)))
+            shown.put(write_game(record, out, now, write, audit_of(record, source, path),
+                                 (sealed or {}).get((record["ruleset"], record["game"]))))
         except UsageError:
             raise  # (a link in the site's way: nothing more is written)
         except Exception as e:  # noqa: BLE001 - what judge/record/shape.py does not foresee: named, skipped
@@ -71,10 +74,11 @@ def build(source, out, now: datetime | None = None, aliases: dict | None = None,
 
 
 def update(out, record: dict, now: datetime | None, audit: dict | None, kept, source=None,
-           aliases: dict | None = None) -> tuple[list[Path], list[str]]:
+           aliases: dict | None = None, sealed: dict | None = None) -> tuple[list[Path], list[str]]:
     """After a change to one game: its files, the lists of games, and the league's page (drawn
     from the kept league: rewritten only when it changed); return those files (written or
-    found as they would be written) and the warnings. A site written by an earlier judge (its
+    found as they would be written) and the warnings; `sealed`: the game's private views. A
+    site written by an earlier judge (its
     games.json lists every game), or whose lists do not check (judge/site/listing.py), is
     rebuilt from `source`, whole, once."""
     out = Path(out)
@@ -84,7 +88,7 @@ def update(out, record: dict, now: datetime | None, audit: dict | None, kept, so
     if (shown.earlier or shown.warnings) and source is not None:
         return _rebuilt(out, source, now, aliases, kept, shown.warnings)
     writes.make_folder(out, out)  # (the folder named: the site's files below it follow no link)
-    shown.put(write_game(record, out, now, write, audit))
+    shown.put(write_game(record, out, now, write, audit, sealed))
     if shown.warnings and source is not None:  # a month's list that did not check
         return _rebuilt(out, source, now, aliases, kept, shown.warnings)
     league.write(out, kept, write)
@@ -147,17 +151,26 @@ def audit_of(record: dict, source, path) -> dict | None:
     return audit(record)
 
 
-def write_game(record: dict, out: Path, now: datetime | None, write, checked: dict | None) -> dict:
+def write_game(record: dict, out: Path, now: datetime | None, write, checked: dict | None,
+               sealed: dict | None = None) -> dict:
     """Write one game's page, feed and data; return its summary with its feed entries. A
     finished game's results are its replay's (judge/site/audited.py), marked where its record
-    says otherwise."""
+    says otherwise. `sealed`: the players' private views (judge/publish/private.py), written
+    beside the page as GAME.private.json and carried by it; without them, the page carries
+    the file found there when it is of the record's move and head (a site rebuilt from the
+    archive's records)."""
     from judge.site import audited
 
     record, marks = audited.results(record)
     where = pages.base(record["ruleset"], record["game"])
     folder = out / where.rpartition("/")[0]
     name = record["game"]
-    write(folder / f"{name}.html", pages.game_page(record, checked, marks))
+    private = folder / f"{name}{pages.PRIVATE}"
+    if sealed is not None:
+        write(private, pages.private_file(sealed))
+    else:
+        sealed = pages.private_found(read(private), record)
+    write(folder / f"{name}.html", pages.game_page(record, checked, marks, sealed))
     data = series.of(record)
     write(folder / f"{name}.csv", series.to_csv(data))
     write(folder / f"{name}.json", series.to_json(record, data))

@@ -17,6 +17,31 @@ def _env():
                               undefined=jinja2.StrictUndefined)
 
 
+PRIVATE = ".private.json"  # beside GAME.html: the players' private views, sealed (judge/publish/private.py)
+
+
+def private_file(sealed: dict) -> str:
+    import json
+
+    return json.dumps(sealed, indent=1, sort_keys=True) + "\n"
+
+
+def private_found(text: str | None, record: dict) -> dict | None:
+    """The sealed views of GAME.private.json (its text) when they are of the record's move and
+    head; else None (the page then carries none)."""
+    import json
+
+    try:
+        sealed = json.loads(text) if text else None
+    except ValueError:
+        return None
+    head = record.get("log_head", {}).get("hash", "") if isinstance(record.get("log_head"), dict) else ""
+    if (isinstance(sealed, dict) and isinstance(sealed.get("views"), list) and sealed.get("move") == record["move"]
+            and sealed.get("head") == head and sealed.get("game") == record["game"]):
+        return sealed
+    return None
+
+
 def static(name: str) -> str:
     """A file copied as it is (site.css, site.js)."""
     return (resource("templates") / "site" / name).read_text(encoding="utf-8")
@@ -115,7 +140,7 @@ def standings(record: dict) -> tuple[list[str], list[dict]]:
     return columns, rows
 
 
-def game_page(record: dict, audit: str | None, marks: list[str] = ()) -> str:
+def game_page(record: dict, audit: str | None, marks: list[str] = (), sealed: dict | None = None) -> str:
     data = series.of(record)
     columns, final = standings(record)
     seats, firms = charts.seats(record["players"]), charts.companies(series.company_names(record, data))
@@ -129,7 +154,7 @@ def game_page(record: dict, audit: str | None, marks: list[str] = ()) -> str:
         data=data, score_chart=charts.line(score_title, data["moves"], scores, seats), score_title=score_title,
         score_note=series.note(record, data), board=boards.figure(record, seats, firms),
         price_chart=charts.line(price_title, data["moves"], data["prices"], firms), price_title=price_title,
-        columns=columns, final=final,
+        columns=columns, final=final, sealed=private_file(sealed).replace("</", "<\\/") if sealed else "",
         final_chart=charts.bars("Final standings", [(r["player"], f"{r['rank']}. {r['player']}", r["score"],
                                                      seats.get(r["player"], "#777777"))
                                                     for r in final if "score" in r]))

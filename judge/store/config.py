@@ -58,6 +58,7 @@ class Config:
     imap: dict = field(default_factory=dict)  # [imap], every key given its default (imap_settings)
     where: str = "judge.toml"  # the file it was read from
     notify: dict = field(default_factory=dict)  # [notify], every key given its default (notify_settings)
+    site_url: str = ""  # [archive] site_url: where the site is served (a player's link is absolute)
 
     @property
     def has_mail(self) -> bool:
@@ -132,9 +133,14 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
             raise UsageError(f"{where}: [maildir] needs path = \"...\"")
         maildir = base / data["maildir"]["path"]
     archive = data.get("archive")
-    if archive is not None and (not isinstance(archive, dict) or not {"git"} <= set(archive) <= {"git", "site"}
+    if archive is not None and (not isinstance(archive, dict) or not {"git"} <= set(archive) <= {"git", "site", "site_url"}
                                 or not all(isinstance(v, str) and v for v in archive.values())):
-        raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\")")
+        raise UsageError(f"{where}: [archive] needs git = \"DIRECTORY\" (and may have site = \"DIRECTORY\" and "
+                         "site_url = \"https://...\")")
+    site_url = archive.get("site_url", "") if archive else ""
+    if site_url and not re.match(r"^https?://[^\s#?]+$", site_url):
+        raise UsageError(f"{where}: [archive] site_url is the address the site is served at (https://...), "
+                         f"not '{site_url[:60]}'")
     site = base / archive["site"] if archive and "site" in archive else None
     archive = base / archive["git"] if archive else None
     if site is not None and (site.resolve() == archive.resolve() or site.resolve() == games.resolve()):
@@ -142,7 +148,7 @@ def load(path: Path | None, games_exist: bool = True) -> Config:
                          "not the archive or the games directory themselves")
     return Config(data.get("address", "").lower(), data.get("gm", "").lower(), games, smtp, maildir, archive, site,
                   _aliases(data.get("league", {}), where), where=str(path), imap=imap_settings(data.get("imap", {}), path),
-                  notify=notify_settings(data.get("notify", {}), path))
+                  notify=notify_settings(data.get("notify", {}), path), site_url=site_url.rstrip("/"))
 
 
 # The schemes of Apprise URLs allowed by default: common chat and push services, over https

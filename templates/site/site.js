@@ -30,6 +30,10 @@
     var i = shown();
     pre.textContent = texts[i];
     pre.dataset.move = moves[i];
+    if (window.judgeReflow) {  // (on a phone the report reflows: reflow.js; the text stays, exact)
+      replay.querySelector(".reflowed").replaceChildren(judgeReflow(texts[i]));
+      replay.classList.add("reflows");
+    }
     replay.querySelector(".at .n").textContent = moves[i];
     link("first", 0); link("prev", i - 1); link("next", i + 1); link("last", moves.length - 1);
     if (scroll) replay.scrollIntoView();

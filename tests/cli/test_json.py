@@ -84,10 +84,11 @@ def test_every_game_command_answers_json_through_successes_and_refusals(name, tm
     assert run("replace", path, "cy", "dan")["player"] == "dan"
     run("replace", path, "nobody", "eve", code=2)
     assert run("site", path, tmp_path / "site")["games"] == 1
+    assert run("link", path, "--as", "ann")["link"].endswith(".html#k=" + run("link", path, "--as", "ann")["link"][-43:])
     for command in ("status", "show", "standings", "history", "verify", "audit", "export", "orders", "bot",
-                    "order", "archive", "upgrade", "rollback", "replace"):
+                    "order", "archive", "upgrade", "rollback", "replace", "link"):
         run(command, tmp_path / "missing.toml", *(["-"] if command == "export" else []),
-            *(["--as", "ann"] if command in ("orders", "bot", "order") else []),
+            *(["--as", "ann"] if command in ("orders", "bot", "order", "link") else []),
             *(["--git", tmp_path / "archive"] if command == "archive" else []),
             *(["bid"] if command == "order" else []),
             *(["--to", 1, "--reason", "r"] if command == "rollback" else []),

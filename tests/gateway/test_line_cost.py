@@ -30,6 +30,7 @@ PLAYER_LINES = {  # an example of each player's verb (the first word is the verb
     "away": "away until 2026-05-20", "back": "back", "resign": "resign", "propose": "propose end",
     "agree": "agree end", "press": "press all hello from the test", "set": "set zone Europe/Paris",
     "confirm": "confirm 123456", "notify": "notify off",  # (a URL would have later lines send notices)
+    "link": "link",
 }
 GM_LINES = {"status": "status", "pause": "pause", "resume": "resume", "absent": "absent bob",
             "present": "present bob", "set": "set deadline_hours 72",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.store import config, gamefile
+from judge.store import config, gamefile, seatkeys
 from judge.engine.errors import GameFileError, UsageError
 from judge.gateway import deadlines, inbox as gateway, parse as mailparse
 from judge.mail import mailgame, outbox as outboxes
@@ -185,7 +185,10 @@ def test_judge_new_on_a_game_that_exists_leaves_no_mail_behind(site):
 
 # ---- 4. huge Message-IDs -----------------------------------------------------------------
 def test_huge_message_ids_cannot_grow_the_game_file(site):
-    first = site.load().awaiting()[0]
+    game = site.load()
+    seatkeys.ensure(game)  # (its seats' keys to their private pages, as judge new draws them: drawn once)
+    gamefile.save(game, site.game_path())
+    first = game.awaiting()[0]
     size = site.game_path().stat().st_size
     for n in range(3):  # (a header up to 64 KB is read: issue 24)
         raw = message(address(first), orders(first, site.passwords[first]),

@@ -24,7 +24,7 @@ from judge.engine.game import Game
 from judge.engine.ruleset import GM
 from judge.mail import mailgame, passwords
 from judge.publish import marks, step
-from judge.store import config as configs, gamefile
+from judge.store import config as configs, gamefile, seatkeys
 
 from mailkit import GM_ADDRESS, NAMES, OBSERVER, T0, address, make_site, message, short_setup
 from archivekit import href
@@ -55,6 +55,7 @@ def start(tmp_path_factory):
                 break
             game = trial
         path = root / "games" / "g1.toml"
+        seatkeys.ensure(game)  # (as a game made by judge new: the private views' keys, drawn once)
         gamefile.create(game, path)
         marks.marking(path, T0.strftime("%Y-%m-%dT%H:%M:%SZ"), lambda: None)()
         assert step.publish(cfg, path, T0) == ""

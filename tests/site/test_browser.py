@@ -4,8 +4,6 @@ these tests skip, except under CI (JUDGE_CI=1, set by .ci/run, which installs it
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,31 +11,14 @@ import pytest
 from judge.engine import ruleset
 from judge.site import build, pages, sources
 from archivekit import site_file
+from browserkit import chromium
 
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        if os.environ.get("JUDGE_CI"):
-            pytest.fail("CI must run the browser tests: apt-get install chromium chromium-driver")
-        pytest.skip("no Chromium: apt-get install chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="judge-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--window-size=900,1100", "--hide-scrollbars"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

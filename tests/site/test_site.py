@@ -16,7 +16,7 @@ from judge.engine.rng import Rng
 from judge.mail import mailgame
 from judge.record import entries, public
 from judge.site import build
-from judge.store import gamefile
+from judge.store import gamefile, seatkeys
 
 from mailkit import flat
 from registry import new_game, random_bots
@@ -57,7 +57,10 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     secrets = []
     for k, rs in enumerate(ruleset.every()):
         game = secret_game(rs.name, 7301948265531 + k, 60)
+        seatkeys.ensure(game)  # (their private views sealed beside the pages: GAME.private.json)
         gamefile.create(game, games / f"{rs.name}.toml")
+        secrets += [v for p in game.players for key in [seatkeys.current(game, p)]
+                    for v in (key.hex(), seatkeys.fragment(key)[2:])]
         mail = game.meta["mail"]
         secrets += [str(game.rng.seed), game.salt, mail["gm_password"], *mail["observers"]]
         secrets += [v for p in mail["players"].values() for v in p.values()]
@@ -71,7 +74,7 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     n = len(ruleset.every())  # (a game of each ruleset)
     assert code == 0 and flat(f"wrote the site of {n} games") in flat(out)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
-    assert len(files) == 6 + n * 4 + 2  # index, css, 2 scripts, feed, games.json; 4 files a game; league.html and .json
+    assert len(files) == 8 + n * 5 + 2  # index, css, 4 scripts, feed, games.json; 5 files a game; league.html and .json
     for path in files:
         text = path.read_text(encoding="utf-8")
         found = [s for s in secrets if s in text]

@@ -1,0 +1,142 @@
+"""Each player's private view (judge/publish/private.py, judge/store/seatkeys.py): the link
+that carries a seat's key, the mail command that sends it again, a seat handed on, the keys
+revealed when the game ends, and `judge audit` refusing a view that is not the replay's."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from judge.cli import app
+from judge.engine.game import Game
+from judge.publish import private
+from judge.record import public
+from judge.site.pages import base
+from judge.store import gamefile, seatkeys
+from mailkit import NAMES, address, block, make_site, message, new_game, reply, send, short_setup
+
+
+def judge(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(autouse=True)
+def cheap(monkeypatch):
+    from judge.mail import passwords
+
+    monkeypatch.setattr(passwords, "N", 2**4)
+
+
+def finished(rounds: int = 3) -> tuple[Game, list[dict], dict]:
+    """A short mogul game played to its end with its views sealed after every order: (the
+    game, every sealed file, its finished record listing them)."""
+    game = Game.new("mogul", NAMES, seed=1, setup=short_setup(rounds))
+    seatkeys.ensure(game)
+    sealed, record = [private.seal(game, "g")], None
+    record = public.build(game, "g", rows=[], sealed=private.row(sealed[-1]))
+    while not game.is_over():
+        player = game.awaiting()[0]
+        legal = game.ruleset.legal_orders(game.state, player)
+        game.submit(player, ([o for o in legal if o.split()[0] in ("pass", "sell")] or legal)[0])
+        sealed.append(private.seal(game, "g"))
+        record = public.build(game, "g", previous=record, rows=[], sealed=private.row(sealed[-1]))
+    return game, sealed, record
+
+
+def test_the_finished_record_reveals_every_key_and_audit_opens_every_view():
+    game, sealed, record = finished()
+    assert record["private"]["keys"] == seatkeys.every(game) and len(record["private"]["views"]) == len(sealed)
+    checked, problems = private.audit(public.finished_game(record, "g"), record, sealed)
+    assert problems == [] and checked == 3 * len(sealed)
+
+
+def test_audit_refuses_a_view_that_is_not_the_replays_or_is_not_listed():
+    game, sealed, record = finished()
+    forged = json.loads(json.dumps(sealed[1]))
+    shown = private.plaintext(game, "g", "bob")  # the end's report, passed off as move 2's
+    shown.update(move=forged["move"], head=forged["head"], entries=1)
+    forged["views"][1] = private.seal_one(bytes.fromhex(record["private"]["keys"]["bob"][-1]["key"]), shown)
+    _, problems = private.audit(public.finished_game(record, "g"), record, [forged])
+    assert problems == ["bob's view at move 2 is not listed in the record's [private] digests"]
+    record["private"]["views"].append(private.row(forged))  # a game master who listed it too
+    _, problems = private.audit(public.finished_game(record, "g"), record, [forged])
+    assert problems == ["bob's view at move 2 is not the report the replay gives bob after 1 log entries"]
+
+
+def test_a_view_published_before_a_rollback_is_checked_against_the_log_as_it_stood_then():
+    from judge.record import corrections
+
+    game = Game.new("mogul", NAMES, seed=1, setup=short_setup(3))
+    seatkeys.ensure(game)
+    sealed, record = [], None
+    for n in range(4):
+        player = game.awaiting()[0]
+        game.submit(player, game.ruleset.legal_orders(game.state, player)[0])
+        sealed.append(private.seal(game, "g"))
+        record = public.build(game, "g", previous=record, rows=[], sealed=private.row(sealed[-1]))
+    game, _ = corrections.rollback(game, 2, "a wrong bid", "2026-05-01T12:00:00Z")
+    while not game.is_over():  # other orders this time
+        player = game.awaiting()[0]
+        legal = game.ruleset.legal_orders(game.state, player)
+        game.submit(player, ([o for o in legal if o.split()[0] in ("pass", "sell")] or legal)[0])
+        sealed.append(private.seal(game, "g"))
+        record = public.build(game, "g", previous=record, rows=[], sealed=private.row(sealed[-1]))
+    checked, problems = private.audit(public.finished_game(record, "g"), record, sealed)
+    assert problems == [] and checked == 3 * len(sealed)
+
+
+def test_a_seat_handed_on_gets_a_new_key_and_the_old_one_opens_nothing_newer():
+    game = Game.new("mogul", NAMES, seed=1)
+    seatkeys.ensure(game)
+    old = seatkeys.current(game, "bob")
+    game.submit(game.awaiting()[0], "pass")
+    seatkeys.renew(game, "bob", game.move)
+    sealed = private.seal(game, "g")
+    bob = next(b for b in sealed["views"] if b["player"] == "bob")
+    assert private.open_one(old, sealed, bob) is None and private.open_one(seatkeys.current(game, "bob"), sealed, bob)
+    keys = seatkeys.every(game)
+    assert seatkeys.at_move(keys, "bob", 1) == [old] and seatkeys.at_move(keys, "bob", 2) == [seatkeys.current(game, "bob"), old]
+
+
+def test_judge_link_prints_the_page_with_the_key_relative_or_absolute(tmp_path):
+    path = tmp_path / "friday.toml"
+    assert judge("new", "mogul", path, "-p", "ann", "-p", "ben", "-p", "cat")[0] == 0
+    key = seatkeys.current(gamefile.load(path), "ben")
+    code, out, _ = judge("link", path, "--as", "ben")
+    assert code == 0 and out == f"{base('mogul', 'friday')}.html#{seatkeys.fragment(key)}\n"
+    assert seatkeys.from_fragment(out.strip().partition("#")[2]) == key
+    (tmp_path / "host").mkdir()
+    site = make_site(tmp_path / "host")
+    config = site.root / "judge.toml"
+    config.write_text(config.read_text() + '[archive]\ngit = "archive"\nsite_url = "https://example.org/games/"\n')
+    code, out, _ = judge("link", path, "--as", "ben", "--config", config, "--json")
+    assert code == 0 and json.loads(out) == {"link": "https://example.org/games/" + judge("link", path, "--as", "ben")[1].strip()}
+    assert judge("link", path, "--as", "dan")[0] != 0
+
+
+def test_the_mail_command_link_answers_the_senders_own_link_alone(tmp_path):
+    site = make_site(tmp_path)
+    config = site.root / "judge.toml"
+    config.write_text(config.read_text() + '[archive]\ngit = "archive"\nsite = "archive/site"\n'
+                      'site_url = "https://example.org/games"\n')
+    from judge.store import config as configs
+
+    site.cfg = configs.load(config)
+    passwords = new_game(site)  # (made without keys, as before them: the first change draws them)
+    answer = reply(send(site, message(address("bob"), block("bob", passwords["bob"], "link"))), address("bob"))
+    game = site.load()
+    key = {p: seatkeys.fragment(seatkeys.current(game, p)) for p in NAMES}
+    assert f"https://example.org/games/mogul/" in answer and key["bob"] in answer
+    assert key["alice"] not in answer and key["carol"] not in answer
+    refused = reply(send(site, message(address("bob"), block("bob", passwords["bob"], "link alice"))), address("bob"))
+    assert key["alice"] not in refused and "takes nothing after it" in refused
+
+
+def test_a_site_url_that_is_no_web_address_is_refused_when_judge_toml_is_read(tmp_path):
+    site = make_site(tmp_path)
+    config = site.root / "judge.toml"
+    config.write_text(config.read_text() + '[archive]\ngit = "archive"\nsite_url = "games.example.org#k"\n')
+    code, _, err = judge("link", tmp_path / "none.toml", "--as", "ann", "--config", config)
+    assert code == 2 and "site_url is the address the site is served at" in err
