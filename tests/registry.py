@@ -204,14 +204,8 @@ def positions(config, seed: int, every: int, repeats: int | None = None):
             vocabulary.update(game.view(p)["orders"])
         for p in game.players:
             vocabulary.update(game.ruleset.standing_examples(game.state, p))
-        if not rng.below(4):  # now and then someone gives a standing order
-            p = rng.choice(game.players)
-            try:
-                game.submit(p, [rng.choice(game.ruleset.standing_examples(game.state, p) or ["standing"])])
-            except JudgeError:
-                pass
-            if game.is_over():
-                break
+        if now_and_then_a_standing_order(game, rng, 4) and game.is_over():
+            break
         ahead = game.copy()
         player = rng.choice(ahead.awaiting())  # in a simultaneous phase anyone may be last
         ahead.submit(player, [bots.choose(ahead, player, "random", salt="fair")])
@@ -273,3 +267,16 @@ def with_heads(rows: list[dict], game: Game) -> list[dict]:
     from the log and the salt rather than from a position: judge/record/moves.py)."""
     after = chain.after_each_move(game.commitment, game.salt, game.log) if game.commitment else {}
     return [{**r, "head": after[r["move"]]} if "head" in r else r for r in rows]
+
+
+def now_and_then_a_standing_order(game: Game, rng: Rng, chance: int) -> bool:
+    """One time in `chance`, a seat drawn from `rng` gives one of its ruleset's example standing
+    orders (a refused one is passed over); whether one was tried."""
+    if rng.below(chance):
+        return False
+    seat = rng.choice(game.players)
+    try:
+        game.submit(seat, [rng.choice(game.ruleset.standing_examples(game.state, seat) or ["standing"])])
+    except JudgeError:
+        pass
+    return True

@@ -122,7 +122,17 @@ class Change:
         if not wants:
             return []
         return notices.for_change(self.name, self.game, self.start_move, self.awaited_before, wants,
-                                  mail.deadline_text, self.cfg.notify.get("page", ""))
+                                  mail.deadline_text, self.cfg.notify.get("page", ""), self._link(urls))
+
+    def _link(self, urls: dict):
+        """Who is sent their private link with a "your turn": a player whose URL is their own
+        (set by mail), where [notify] link allows it and the judge publishes a site."""
+        if not self.cfg.notify.get("link") or self.cfg.site is None:
+            return lambda who: ""
+        from judge.site import links
+
+        return lambda who: (links.private(self.game, self.name, who, self.cfg.site_url) or ""
+                            if urls["players"].get(who, {}).get("own") else "")
 
     def _logged(self) -> str:
         """What the change logged, for the journal (the game master's own file)."""

@@ -342,7 +342,7 @@ def handle_block(block, nth: int, msg, cfg, outbox, now, hide, state: Handling |
                 from judge.mail import notify
 
                 for player, url, digest in run.notify:
-                    notify.set_player(cfg, block.game, player, url, digest, now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+                    notify.set_player(cfg, block.game, player, url, digest, now.strftime("%Y-%m-%dT%H:%M:%SZ"), own=True)
             mg = change.mail
             own = mg.address_of(cfg, who)
             if run.show_report and who != GM and any(m["To"] == own and m["Subject"].endswith(f"report for {who}")

@@ -41,10 +41,12 @@ def _page(page: str, name: str) -> str:
     return f"\nThe game's page: {page.replace('{game}', name)}" if page else ""
 
 
-def your_turn(name: str, who: str, view: dict, deadline: str, page: str) -> dict:
+def your_turn(name: str, who: str, view: dict, deadline: str, page: str, link: str = "") -> dict:
+    """`link`: the player's own private page (their seat's key: theirs to know)."""
     move = view["move"]
     body = (f"{view['title']}, game {name}, move {move}: the game waits for your order: "
-            f"{view['prompts'].get(who, 'an order')}.\n{deadline}" + _page(page, name))
+            f"{view['prompts'].get(who, 'an order')}.\n{deadline}" + _page(page, name)
+            + (f"\nYour own page, orders in one tap: {link}" if link else ""))
     return record(name, who, "turn", f"game {name}: your turn, move {move}", body)
 
 
@@ -87,19 +89,21 @@ def public_move(name: str, view: dict, since: int, page: str) -> dict | None:
     return record(name, PUBLIC, "move", f"game {name}: move {view['move']}", body + _page(page, name))
 
 
-def for_change(name: str, game, start_move: int, awaited_before, wants, deadline, page: str = "") -> list[dict]:
+def for_change(name: str, game, start_move: int, awaited_before, wants, deadline, page: str = "",
+               link=lambda who: "") -> list[dict]:
     """The notices of a change that took `game` from move `start_move`, when `awaited_before`
     were awaited, to where it is: to each player of `wants` who is awaited now and was not
     (one a turn), or to each at the end; to the public channel (PUBLIC in `wants`) the
-    change's public events. `deadline(player)` says their deadline. Each text is made from its
-    recipient's view alone."""
+    change's public events. `deadline(player)` says their deadline, `link(player)` their
+    private link for a "your turn" ("": none). Each text is made from its recipient's view
+    alone (and their own link)."""
     out = []
     over = game.is_over()
     for who in [p for p in game.players if p in wants]:
         if over:
             out.append(ended(name, who, game.view(who), page))
         elif who in game.awaiting() and who not in awaited_before:
-            out.append(your_turn(name, who, game.view(who), deadline(who), page))
+            out.append(your_turn(name, who, game.view(who), deadline(who), page, link(who)))
     if PUBLIC in wants:
         note = public_move(name, game.view(None), start_move, page)
         out += [note] if note else []

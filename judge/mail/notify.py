@@ -78,7 +78,8 @@ def load(cfg, game: str) -> dict:
     players = data.get("players") if isinstance(data.get("players"), dict) else {}
     text = lambda d, k: d.get(k) if isinstance(d.get(k), str) else ""  # noqa: E731
     return {"public": text(data, "public"), "public_since": text(data, "public_since"),
-            "players": {p: {"url": e["url"], "digest": e.get("digest") is True, "since": text(e, "since")}
+            "players": {p: {"url": e["url"], "digest": e.get("digest") is True, "since": text(e, "since"),
+                            "own": e.get("own") is True}
                         for p, e in players.items() if isinstance(e, dict) and isinstance(e.get("url"), str)}}
 
 
@@ -92,15 +93,18 @@ def save(cfg, game: str, data: dict) -> None:
     writes.write_atomic(_path(cfg, game), tomli_w.dumps(clean).encode("utf-8"), 0o600, cfg.games)
 
 
-def set_player(cfg, game: str, player: str, url: str | None, digest: bool | None = None, now: str = "") -> dict:
+def set_player(cfg, game: str, player: str, url: str | None, digest: bool | None = None, now: str = "",
+               own: bool = False) -> dict:
     """Set (`url`), switch off (None) or change the digest of a player's notices; their entry.
-    `now` marks when a URL was set: set again, it starts afresh (its failures forgotten)."""
+    `now` marks when a URL was set: set again, it starts afresh (its failures forgotten);
+    `own`: the player set it themselves, by mail (only then may a notice carry their private
+    link, where [notify] link allows it)."""
     data = load(cfg, game)
     if url is None and digest is None and player not in data["players"]:
         return {}  # (nothing to forget: nothing written)
-    entry = data["players"].get(player, {"url": "", "digest": False, "since": ""})
+    entry = data["players"].get(player, {"url": "", "digest": False, "since": "", "own": False})
     if url is not None:
-        entry["url"], entry["since"] = url, now
+        entry["url"], entry["since"], entry["own"] = url, now, own
     if digest is not None:
         entry["digest"] = digest
     if url is None and digest is None:

@@ -160,7 +160,8 @@ NOTIFY_SCHEMES = ("discord", "slack", "tgram", "matrixs", "ntfys", "gotifys", "p
 # [notify]: each key with its type, default and bounds
 NOTIFY_KEYS = {"public": (str, ""), "schemes": (list, list(NOTIFY_SCHEMES)), "private": (bool, False),
                "public_digest": (bool, False),
-               "digest": (int, 60), "fail_after": (int, 5), "page": (str, "")}
+               "digest": (int, 60), "fail_after": (int, 5), "page": (str, ""),
+               "link": (bool, False)}
 
 
 def _no_unknown(table: dict, keys, where: str) -> None:
@@ -174,7 +175,8 @@ def notify_settings(table, path: Path) -> dict:
     for every game's public channel), `public_digest` (it gets digests), `schemes`, `private`,
     `digest` (minutes between two digests, 1 to 1440), `fail_after` (failed deliveries in a
     row before a URL is switched off, 1 to 100), `page` (the game's page, "{game}" standing
-    for its name)."""
+    for its name), `link` (a player's "your turn" carries their private link, docs/site.md, when
+    they set the URL themselves by mail)."""
     where = f"configuration {path}: [notify]"
     if not isinstance(table, dict):
         raise UsageError(f"{where} must be a table [notify]")

@@ -6,6 +6,7 @@ once, and the URL, a secret, is in no answer, log, game file or record."""
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -160,7 +161,8 @@ def test_notify_by_mail_answers_with_the_service_and_the_url_is_nowhere_else(tmp
     assert "sends no notices through https://" in text(refused[0])
     mails = send(site, message(address("bob"), block("bob", pw["bob"], "notify digest")))
     assert "come as a digest, at most one every 60 minutes (ntfy)" in flat(text(mails[0]))
-    assert notify.load(site.cfg, "g1")["players"]["bob"] == {"url": url, "digest": True, "since": "2026-05-01T12:00:00Z"}
+    assert notify.load(site.cfg, "g1")["players"]["bob"] == {"url": url, "digest": True, "since": "2026-05-01T12:00:00Z",
+                                                       "own": True}
     mails = send(site, message(address("bob"), block("bob", pw["bob"], "notify off")))
     assert "switched off" in text(mails[0]) and "bob" not in notify.load(site.cfg, "g1")["players"]
 
@@ -432,3 +434,24 @@ def test_the_senders_state_keeps_only_urls_with_something_to_remember(tmp_path, 
                                       "recent": {"failures": 0, "next": 0, "last": now - 3600, "off": False},
                                       "quiet": {"failures": 0, "next": 0, "last": now - 2 * 86400, "off": False}})
     assert sorted(noticesend._load_state(site.cfg)) == ["failing", "off", "recent", "waiting"]
+
+
+def test_a_players_own_url_carries_their_private_link_where_judge_toml_allows_it(tmp_path, hooks, clock):
+    """[notify] link: a "your turn" to a URL the player set by mail carries their own page's
+    link (their seat's key); one the game master set for them carries none."""
+    from judge.site import links
+
+    subprocess.run(["git", "init", "-q", str(tmp_path / "archive")], check=True)
+    site = notify_site(tmp_path, extra='link = true\n[archive]\ngit = "archive"\nsite = "archive/site"\n'
+                                       'site_url = "https://games.example/site"\n')
+    pw = new_game(site)
+    send(site, message(address("bob"), block("bob", pw["bob"], f"notify {hooks.url('bob-own')}")))
+    notify.set_player(site.cfg, "g1", "carol", hooks.url("carol-gm"))
+    told = {}
+    while len(told) < 2 and not site.load().is_over():
+        play(site, site.load().awaiting()[0])
+        told.update({path.strip("/"): body["message"] for path, body in hooks.take()})
+    own = links.private(site.load(), "g1", "bob", "https://games.example/site")
+    assert own.startswith("https://games.example/site/") and "#k=" in own
+    assert f"Your own page, orders in one tap: {own}" in told["bob-own"]
+    assert "#k=" not in told["carol-gm"] and "Your own page" not in told["carol-gm"]

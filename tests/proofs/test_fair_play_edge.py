@@ -62,7 +62,7 @@ JUDGE, GM_ADDRESS = "judge@judge.test", "gm@judge.test"
 SERVICE = ["history", "history 1", "report", "report 1", "help", "rules", "standing", "cancel",
            "press all good luck", "press {other} shall we?", "away until 2026-05-09", "back",
            "propose end", "agree end", "set mail turn", "set zone Europe/Berlin",
-           "status", "pause", "absent {other}", "set press anon", "as {other} pass", "zzz"]
+           "status", "pause", "absent {other}", "set press anon", "as {other} pass", "link", "notify off", "zzz"]
 
 
 def address(player: str) -> str:

@@ -19,7 +19,7 @@ from judge.publish import private
 from judge.record import public
 from judge.site import pages
 from judge.store import seatkeys
-from registry import config_id, configs, redrawn
+from registry import config_id, configs, now_and_then_a_standing_order, redrawn
 
 T = datetime(2026, 5, 1, tzinfo=timezone.utc)
 SEEDS = (3,)
@@ -47,14 +47,8 @@ def played(config, seed: int, stops=(6, 25)):
             break
         if n in stops:
             out.append(game.copy())
-        if not rng.below(4):
-            seat = rng.choice(game.players)
-            try:
-                game.submit(seat, [rng.choice(game.ruleset.standing_examples(game.state, seat) or ["standing"])])
-            except JudgeError:
-                pass
-            if game.is_over():
-                break
+        if now_and_then_a_standing_order(game, rng, 4) and game.is_over():
+            break
         seat = rng.choice(game.awaiting())
         game.submit(seat, [bots.choose(game, seat, "random", salt="private")])
     return out

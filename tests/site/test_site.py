@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from judge.cli import app
 from judge.engine import bots, ruleset
-from judge.engine.errors import JudgeError
 from judge.engine.rng import Rng
 from judge.mail import mailgame
 from judge.record import entries, public
@@ -19,7 +18,7 @@ from judge.site import build
 from judge.store import gamefile, seatkeys
 
 from mailkit import flat
-from registry import new_game, random_bots
+from registry import new_game, now_and_then_a_standing_order, random_bots
 from archivekit import href, site_file
 
 from mailkit import flat
@@ -41,12 +40,7 @@ def secret_game(name: str, seed: int, moves: int):
     rng, last = Rng(seed), game.copy()
     while len(game.log) < moves and not game.is_over():
         last = game.copy()
-        if not rng.below(3):
-            player = rng.choice(game.players)
-            try:
-                game.submit(player, [rng.choice(game.ruleset.standing_examples(game.state, player) or ["standing"])])
-            except JudgeError:
-                pass
+        now_and_then_a_standing_order(game, rng, 3)
         bots.play_one(game, random_bots(game), salt="site")
     return last if game.is_over() else game
 
