@@ -18,7 +18,8 @@ from judge.gateway import deadlines
 from judge.mail import noticesend, notify
 from judge.store import config
 
-from mailkit import NAMES, T0, address, block, flat, free_port, make_site, message, new_game, send, short_setup, text
+from mailkit import (NAMES, T0, address, block, flat, free_port, make_site, message, new_game, reply, send, short_setup,
+                     text)
 
 
 class Hooks:
@@ -109,17 +110,19 @@ def outbox_files(site, suffix: str) -> list:
 
 def test_a_whole_mail_game_gives_one_notice_a_turn_to_the_player_awaited_and_one_public_message(tmp_path, hooks, clock):
     site = notify_site(tmp_path)
-    new_game(site, setup=short_setup(rounds=2))
+    pw = new_game(site, setup=short_setup(rounds=2))
     for p in NAMES:
         notify.set_player(site.cfg, "g1", p, hooks.url(p, "json" if p != "bob" else "ntfy"))
     notify.set_public(site.cfg, "g1", hooks.url("public"))
     site.take()
     game, turns = site.load(), 0
-    while not game.is_over():
+    while not game.is_over():  # every order by mail, as its player writes it
         awaited_before = set(game.awaiting())
         player = game.awaiting()[0]
-        play(site, player)  # (as `judge order --config` gives it: the change of a mail message, mails and all;
-        game = site.load()  # an order by mail: the next test)
+        order = bots.choose(game, player)
+        answer = send(site, message(address(player), block(player, pw[player], f"#{game.move} {order}")))
+        assert "All applied." in reply(answer, address(player))
+        game = site.load()
         got = hooks.take()
         newly = sorted(set(game.awaiting()) - awaited_before) if not game.is_over() else NAMES
         public = [body for path, body in got if path == "/public"]
