@@ -73,14 +73,14 @@ def cheap_password_hashes(monkeypatch):
 # The files that cost the most, longest first (their --durations summed on the 2-core machine,
 # docs/proofs-and-benchmarks.md#the-suites-time); the others follow in their own order.
 LONGEST_FIRST = [
-    "proofs/test_fair_play.py", "proofs/test_fair_play_edge.py", "proofs/test_line_width.py",
-    "proofs/test_privacy.py", "league/test_league_log.py", "site/test_browser.py",
-    "gateway/test_mail_selfservice.py", "gateway/test_watch.py", "engine/test_bots.py",
-    "record/test_archive.py", "mail/test_no_link_writes.py", "mail/test_outbox.py",
-    "league/test_league_games.py", "gateway/test_mail_robustness.py", "gateway/test_mail_fuzz.py",
-    "gateway/test_mail_abuse.py", "gateway/test_gateway.py", "site/test_league_page.py",
-    "engine/test_random_play.py", "publish/test_killed.py", "engine/test_report_size.py",
-    "site/test_pages.py", "mail/test_mail_game.py", "mail/test_host_faults.py",
+    "proofs/test_fair_play_edge.py", "site/test_browser.py", "proofs/test_line_width.py",
+    "proofs/test_privacy.py", "record/test_archive.py", "gateway/test_mail_selfservice.py",
+    "gateway/test_watch.py", "site/test_pages.py", "engine/test_report_size.py",
+    "site/test_league_page.py", "engine/test_bots.py", "publish/test_killed.py",
+    "engine/test_random_play.py", "mail/test_outbox.py", "proofs/test_fair_play.py",
+    "league/test_league_log.py", "mail/test_no_link_writes.py", "league/test_league_games.py",
+    "gateway/test_mail_fuzz.py", "engine/test_audit.py", "site/test_malformed.py", "site/test_site.py",
+    "site/test_private_browser.py", "cli/test_shell_examples.py", "league/test_league_index.py",
 ]
 
 

@@ -255,6 +255,8 @@ def test_a_connection_dropped_mid_fetch_is_made_again_and_the_message_handled_on
     assert sum("imap: connected" in line for line in lines) == 2
 
 
+# Cost (5 s): a real Dovecot refuses judge watch twice at the watcher's own pace of retries
+# before the password file is mended; a faster retry would not be the one the host meets.
 def test_a_refused_login_is_tried_again_told_once_and_a_new_password_file_is_read(tmp_path, dovecot, smtp, cheap):
     site = watch_site(tmp_path, dovecot, smtp, password=None, password_file="imap-password")
     secret = tmp_path / "imap-password"

@@ -124,6 +124,7 @@ def check(folder: Path, out: Path, bad: Path, where: tuple):
         assert len([w for w in flat(err).splitlines() if str(bad) in w]) == 1, err
 
 
+# Cost (4 s): EXAMPLES mutated records, each built into a site and a league beside two good ones.
 @given(data=st.data())
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("JUDGE_FUZZ_RANDOM"),
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -7,6 +7,8 @@ import html
 import json
 import re
 
+import pytest
+
 from judge.site import build, pages, replay, sources
 from archivekit import site_file
 
@@ -15,12 +17,20 @@ def page_of(out, record) -> str:
     return site_file(out, record["ruleset"], record["game"]).read_text()
 
 
-def test_the_changes_rebuild_every_report_and_cost_a_fraction_of_them(games_dir, tmp_path):
-    build.build(games_dir, tmp_path / "site")
+@pytest.fixture(scope="module")
+def site(games_dir, tmp_path_factory):
+    """The site of every game, built once for the module: its tests only read it (a build
+    renders every move's report of every game: seconds)."""
+    out = tmp_path_factory.mktemp("pages") / "site"
+    build.build(games_dir, out)
+    return out
+
+
+def test_the_changes_rebuild_every_report_and_cost_a_fraction_of_them(games_dir, site):
     for _, record in sources.records(games_dir)[0]:
         shown = pages.reports(record)
         texts = [r["text"] for r in shown]
-        page = page_of(tmp_path / "site", record)
+        page = page_of(site, record)
         block = json.loads(re.search(r'<script type="application/json" id="reports">(.*?)</script>', page, re.S)[1])
         assert block["moves"] == [r["move"] for r in shown]
         assert replay.decode(block["ops"]) == texts, record["game"]
@@ -28,10 +38,9 @@ def test_the_changes_rebuild_every_report_and_cost_a_fraction_of_them(games_dir,
             assert len(page.encode()) < sum(len(t) for t in texts) / 2, record["game"]
 
 
-def test_without_script_a_page_shows_the_last_report_and_every_move(games_dir, tmp_path):
-    build.build(games_dir, tmp_path / "site")
+def test_without_script_a_page_shows_the_last_report_and_every_move(games_dir, site):
     for _, record in sources.records(games_dir)[0]:
-        page = page_of(tmp_path / "site", record)
+        page = page_of(site, record)
         shown = pages.reports(record)
         pres = re.findall(r'<pre class="report" data-move="(\d+)">(.*?)</pre>', page, re.S)
         assert len(pres) == 1 and int(pres[0][0]) == record["move"]
@@ -45,13 +54,12 @@ def test_without_script_a_page_shows_the_last_report_and_every_move(games_dir, t
                 assert html.escape(order, quote=False) in page
 
 
-def test_every_file_a_page_links_or_loads_is_in_the_site(games_dir, tmp_path):
+def test_every_file_a_page_links_or_loads_is_in_the_site(games_dir, site):
     """Every script, style sheet and link of every page leads to a file of the site (a game's
     page lies two folders down, RULESET/XY/: a script named from one folder up was lost)."""
     from urllib.parse import unquote
 
-    out = tmp_path / "site"
-    build.build(games_dir, out)
+    out = site
     pages_ = list(out.rglob("*.html"))
     assert len(pages_) > len(sources.records(games_dir)[0])
     for page in pages_:

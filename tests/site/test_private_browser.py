@@ -141,6 +141,8 @@ def cheap():
         yield
 
 
+# Cost (5 s, once a module): a whole mail game, every order tapped in a real Chromium on the
+# player's own page and delivered as a mail; the module's tests read what it saw.
 @pytest.fixture(scope="module")
 def played(browser, cheap, tmp_path_factory):
     """The game played to its end through the pages; what each page showed, and what the

@@ -77,6 +77,8 @@ def test_the_site_of_running_mail_games_holds_no_secret(tmp_path):
     assert "deadline 2026-05-" in index and "waiting for" in index
 
 
+# Cost (4 s): a whole stock-round game, its site built by the command and its audit replayed,
+# then an edited record's site: the audit's verdict on the page is the point.
 def test_a_finished_game_shows_its_seed_and_the_audit_and_its_data(tmp_path):
     game = new_game("stock-round", 3, {}, 5)
     bots.play_out(game)
