@@ -14,6 +14,7 @@ from judge.gateway import deadlines, imap, watch
 from judge.gateway.imap import ImapDown
 from judge.mail import passwords
 from judge.store import config
+import fakeclock
 from mailkit import (GM_ADDRESS, Server, address, block, fill, flat, make_site, message, new_game, small_disk,
                      text)
 
@@ -109,17 +110,8 @@ def test_a_host_problem_in_watchs_tick_is_told_naming_the_folder_and_the_log(tmp
     assert all("host problem" in line for line in lines if " tick: " in line)
 
 
-class Clock:
+class Clock(fakeclock.Clock):
     """The watcher's clock, moved by the test: each wait passes at once."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
     time = staticmethod(time.time)
 

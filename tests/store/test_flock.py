@@ -7,16 +7,7 @@ import os
 
 from judge.store import flock
 
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from fakeclock import Clock
 
 
 def test_work_done_within_the_budget_is_not_counted_as_waiting(tmp_path, monkeypatch):
