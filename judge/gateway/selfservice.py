@@ -321,9 +321,16 @@ def _notify(run, player, args):
 
 
 def notify_urls(lines: list[str]) -> list[str]:
-    """The URLs a block's `notify URL` lines give: hidden everywhere, as passwords are."""
-    return [w[1] for line in lines if len(w := line.split()) == 2 and w[0].lower() == "notify"
-            and w[1].lower() not in ("off", "digest")]
+    """What a block's `notify` lines give besides `off` and `digest`: hidden everywhere, as
+    passwords are, whatever else the line holds (a refused `notify URL digest` is echoed too)."""
+    out = []
+    for line in lines:
+        words = line.split()
+        if words and words[0].startswith("#") and words[0][1:].isdigit():
+            words = words[1:]  # (a move's guard before it)
+        if words and words[0].lower() == "notify":
+            out += [w for w in words[1:] if w.lower() not in ("off", "digest")]
+    return out
 
 
 COMMANDS = {

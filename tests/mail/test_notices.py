@@ -156,6 +156,8 @@ def test_notify_by_mail_answers_with_the_service_and_the_url_is_nowhere_else(tmp
     order = bots.choose(site.load(), first)
     send(site, message(address(first), block(first, pw[first], f"#1 {order}")))  # an order by mail: bob's turn
     assert [(b["topic"], b["title"]) for _, b in hooks.take()] == [("secret-topic-4711", "game g1: your turn, move 2")]
+    odd = send(site, message(address("bob"), block("bob", pw["bob"], f"notify {url} digest")))  # refused, echoed
+    assert "secret-topic-4711" not in "".join(text(m) for m in odd)
     secret = site.cfg.games / ".mail/notify/g1.toml"
     assert secret.stat().st_mode & 0o777 == 0o600
     everywhere = [p for p in tmp_path.rglob("*") if p.is_file() and p != secret]
