@@ -40,16 +40,15 @@ def seat_handed(game: Game, cfg, name: str, old: str, new: str, when: str, reaso
     """`hand_seat`, and what it tells, for the shell's `judge replace` and the game master's
     `replace` by mail alike: (the seat, the password, the mails: the new player's welcome and,
     when the address changes, the old player's goodbye; the notice every player is told). The
-    old player's notice URL (judge/mail/notify.py) is forgotten."""
+    caller forgets the old player's notice URL (judge/mail/notify.py) once the change is sure:
+    a block refused after this line must leave it as it was."""
     mails = []
     before = game.meta["mail"]["players"][corrections.seat_of(game, old)]["address"] if "mail" in game.meta else ""
     seat, password = hand_seat(game, old, new, when, reason, address)
     if password and cfg is not None:
-        from judge.mail import notify
         from judge.mail.mailgame import MailGame
         from judge.mail.outbox import compose
 
-        notify.set_player(cfg, name, seat, None)  # the old player's notice URL is theirs, not the seat's
         mails.append(MailGame(game, name).welcome(cfg, seat, password))
         if before != address.lower():
             mails.append(compose(cfg, before, f"game {name}: you no longer play {seat}",
@@ -77,6 +76,10 @@ def replace_file(path, cfg, now: datetime, old: str, new: str, address: str | No
         seat, password, mails, notice = seat_handed(change.game, cfg, change.name, old, new, iso(now), reason, address)
         change.notices.append(notice)
         change.mails += mails
+        if password and cfg is not None:
+            from judge.mail import notify
+
+            notify.set_player(cfg, change.name, seat, None)  # the old player's URL is theirs, not the seat's
     return change.game, seat, password, change.warning
 
 

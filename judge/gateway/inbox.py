@@ -553,8 +553,9 @@ class Run:
                 self.player(args[:1], "replace PLAYER NEW_ADDRESS")
                 if self.hide(line) != line:  # (the new name is published: never a password)
                     raise JudgeError("the line holds a password of this message")
-                _, _, mails, notice = seat_handed(self.game, self.cfg, self.name, args[0], args[1] if len(args) == 3
-                                                  else "", iso(self.now), address=args[-1])
+                seat, _, mails, notice = seat_handed(self.game, self.cfg, self.name, args[0], args[1] if len(args) == 3
+                                                     else "", iso(self.now), address=args[-1])
+                self.notify.append((seat, None, None))  # the old player's notice URL, forgotten if the block holds
                 self.mails += mails
                 self.notices.append(notice)
         except JudgeError as e:

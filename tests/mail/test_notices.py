@@ -18,7 +18,7 @@ from judge.gateway import deadlines
 from judge.mail import noticesend, notify
 from judge.store import config
 
-from mailkit import (NAMES, T0, address, block, flat, free_port, make_site, message, new_game, reply, send, short_setup,
+from mailkit import (GM_ADDRESS, NAMES, T0, address, block, flat, free_port, make_site, message, new_game, reply, send, short_setup,
                      text)
 
 
@@ -382,6 +382,19 @@ def test_a_seat_handed_on_forgets_the_old_players_url(tmp_path, hooks, clock):
     assert "bob" not in notify.load(site.cfg, "g1")["players"]
     play(site, site.load().awaiting()[0])
     assert hooks.take() == []
+
+
+def test_a_seat_handed_on_by_mail_forgets_the_url_only_when_the_block_holds(tmp_path, hooks, clock):
+    site = notify_site(tmp_path)
+    pw = new_game(site)
+    notify.set_player(site.cfg, "g1", "carol", hooks.url("carol"))
+    gm = lambda *lines: send(site, message(GM_ADDRESS, block("gm", pw["gm"], *lines)))  # noqa: E731
+    gm("replace carol erin@players.test", "no such line at all")  # refused whole: nothing changed
+    assert site.load().meta["mail"]["players"]["carol"]["address"] == address("carol")
+    assert notify.load(site.cfg, "g1")["players"]["carol"]["url"] == hooks.url("carol")
+    gm("replace carol erin@players.test")
+    assert site.load().meta["mail"]["players"]["carol"]["address"] == "erin@players.test"
+    assert "carol" not in notify.load(site.cfg, "g1")["players"]
 
 
 def test_judge_tomls_public_channel_takes_each_games_news_or_a_digest(tmp_path, clock, monkeypatch):
