@@ -41,11 +41,11 @@ def ensure(game) -> bool:
 
 def renew(game, seat: str, since: int) -> None:
     """A new key for `seat` from move `since` (its seat handed on): the old one opens no view
-    published after it."""
+    published after it. Every earlier key is kept (and revealed at the end): a view sealed in
+    this very move, before the seat was handed on, was sealed with it."""
     ensure(game)
     keys = _keys(game)
-    kept = [k for k in keys[seat] if k["since"] < since]
-    game.meta["private"]["keys"] = {**keys, seat: [*kept, _fresh(since)]}
+    game.meta["private"]["keys"] = {**keys, seat: [*keys[seat], _fresh(since)]}
 
 
 def current(game, seat: str) -> bytes | None:

@@ -29,13 +29,16 @@ def cheap(monkeypatch):
     monkeypatch.setattr(passwords, "N", 2**4)
 
 
-def finished(rounds: int = 3) -> tuple[Game, list[dict], dict]:
+def finished(rounds: int = 3, handed_on: str = "") -> tuple[Game, list[dict], dict]:
     """A short mogul game played to its end with its views sealed after every order: (the
-    game, every sealed file, its finished record listing them)."""
+    game, every sealed file, its finished record listing them). `handed_on`: that seat is
+    handed on at move 1, after the first views were sealed."""
     game = Game.new("mogul", NAMES, seed=1, setup=short_setup(rounds))
     seatkeys.ensure(game)
     sealed, record = [private.seal(game, "g")], None
     record = public.build(game, "g", rows=[], sealed=private.row(sealed[-1]))
+    if handed_on:
+        seatkeys.renew(game, handed_on, game.move)
     while not game.is_over():
         player = game.awaiting()[0]
         legal = game.ruleset.legal_orders(game.state, player)
@@ -48,6 +51,13 @@ def finished(rounds: int = 3) -> tuple[Game, list[dict], dict]:
 def test_the_finished_record_reveals_every_key_and_audit_opens_every_view():
     game, sealed, record = finished()
     assert record["private"]["keys"] == seatkeys.every(game) and len(record["private"]["views"]) == len(sealed)
+    checked, problems = private.audit(public.finished_game(record, "g"), record, sealed)
+    assert problems == [] and checked == 3 * len(sealed)
+
+
+def test_a_view_sealed_in_the_move_its_seat_was_handed_on_opens_with_the_key_revealed_for_it():
+    game, sealed, record = finished(handed_on="bob")
+    assert len(record["private"]["keys"]["bob"]) == 2
     checked, problems = private.audit(public.finished_game(record, "g"), record, sealed)
     assert problems == [] and checked == 3 * len(sealed)
 
