@@ -60,10 +60,10 @@ def _json(shown: dict) -> bytes:
 
 
 def same_report(a: dict, b: dict) -> bool:
-    """Whether two plaintexts show the same (the judge's address and the player's written name
-    come from [meta], which a finished record does not reveal)."""
-    keys = ("game", "player", "move", "head", "entries", "report", "orders", "forms", "standing", "over", "awaited")
-    return all(a.get(k) == b.get(k) for k in keys)
+    """Whether two plaintexts show the same: everything but the judge's address and the
+    player's written name, which come from [meta] (a finished record does not reveal it); the
+    log's head line the page prints included."""
+    return all(a.get(k) == b.get(k) for k in {*a, *b} - {"to", "name"})
 
 
 # ---- sealing ----------------------------------------------------------------------------

@@ -75,6 +75,20 @@ def test_audit_refuses_a_view_that_is_not_the_replays_or_is_not_listed():
     assert problems == ["bob's view at move 2 is not the report the replay gives bob after 1 log entries"]
 
 
+def test_audit_refuses_a_view_that_shows_another_log_head_line():
+    game, sealed, record = finished()
+    forged = json.loads(json.dumps(sealed[1]))
+    key = bytes.fromhex(record["private"]["keys"]["bob"][-1]["key"])
+    bob = next(b for b in forged["views"] if b["player"] == "bob")
+    shown = private.open_one(key, forged, bob)
+    shown["head_line"] = "Log head: move 1 0123456789abcdef"  # what the page prints, not the bound head
+    forged["views"][forged["views"].index(bob)] = private.seal_one(key, shown)
+    record["private"]["views"].append(private.row(forged))
+    _, problems = private.audit(public.finished_game(record, "g"), record, [forged])
+    assert problems == [f"bob's view at move {forged['move']} is not the report the replay gives bob after "
+                        f"{shown['entries']} log entries"]
+
+
 def test_a_view_published_before_a_rollback_is_checked_against_the_log_as_it_stood_then():
     from judge.record import corrections
 
