@@ -86,19 +86,23 @@ def update(out, record: dict, now: datetime | None, audit: dict | None, kept, so
     write = Writer(out)
     shown = listing.Listing(out, write)
     if (shown.earlier or shown.warnings) and source is not None:
-        return _rebuilt(out, source, now, aliases, kept, shown.warnings)
+        return _rebuilt(out, source, now, aliases, kept, shown.warnings, record, sealed)
     writes.make_folder(out, out)  # (the folder named: the site's files below it follow no link)
     shown.put(write_game(record, out, now, write, audit, sealed))
     if shown.warnings and source is not None:  # a month's list that did not check
-        return _rebuilt(out, source, now, aliases, kept, shown.warnings)
+        return _rebuilt(out, source, now, aliases, kept, shown.warnings, record, sealed)
     league.write(out, kept, write)
     _static(out, write)
     shown.save()
     return write.written, shown.warnings
 
 
-def _rebuilt(out: Path, source, now, aliases, kept, warnings: list[str]) -> tuple[list[Path], list[str]]:
-    _, said = build(source, out, now, aliases, kept)
+def _rebuilt(out: Path, source, now, aliases, kept, warnings: list[str], record: dict,
+             sealed: dict | None) -> tuple[list[Path], list[str]]:
+    """The whole site made again, the game's private views just sealed (and listed in its
+    record) written with it."""
+    views = {(record["ruleset"], record["game"]): sealed} if sealed else None
+    _, said = build(source, out, now, aliases, kept, sealed=views)
     return [p for p in out.rglob("*") if p.is_file()], list(dict.fromkeys([*warnings, *said]))
 
 

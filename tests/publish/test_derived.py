@@ -65,6 +65,10 @@ def test_a_games_json_that_does_not_check_is_made_again_and_the_change_published
         {f"mogul/{n}": gamefile.load(games / f"{n}.toml").move for n in ("friday", "monday")}
     index = (site / "index.html").read_text()
     assert href("mogul", "friday") in index and href("mogul", "monday") in index
+    from judge.site.pages import PRIVATE, base  # the views the change sealed, written with the site made again
+
+    views = json.loads((site / (base("mogul", "friday") + PRIVATE)).read_text())
+    assert views["move"] == gamefile.load(games / "friday.toml").move
     assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
     code, out, err = bot(config, games, "monday")  # made again once: the next change says nothing
     assert code == 0 and not err, err
