@@ -196,6 +196,15 @@ def _read(text: str | None) -> dict | None:
     return data if ok else None
 
 
+def _well_formed(box: dict) -> bool:
+    """Whether a sealed view read from a file has the fields `digest` and `open_one` read."""
+    try:
+        return isinstance(box.get("player"), str) and all(
+            isinstance(box.get(k), str) and base64.b64decode(box[k], validate=True) for k in ("nonce", "ct"))
+    except ValueError:  # (binascii.Error)
+        return False
+
+
 def digest(box: dict) -> str:
     """The SHA-256 of one sealed view (its nonce, then its ciphertext): what the record lists."""
     return hashlib.sha256(base64.b64decode(box["nonce"]) + base64.b64decode(box["ct"])).hexdigest()
@@ -226,11 +235,18 @@ def audit(game, record: dict, files: list[dict]) -> tuple[int, list[str]]:
     checked, problems, replays = 0, [], {}
     points = _points(game)
     for sealed in files:
-        if not isinstance(sealed, dict) or sealed.get("game") != record.get("game"):
+        if not isinstance(sealed, dict) or (sealed.get("game"), sealed.get("ruleset")) != (record.get("game"),
+                                                                                           record.get("ruleset")):
             problems.append("a private views file of another game was given")
+            continue
+        if type(sealed.get("move")) is not int or not isinstance(sealed.get("head"), str):
+            problems.append(f"a private views file of {record.get('game')} says of no move and head")
             continue
         for box in sealed.get("views", []):
             seat, where = box.get("player"), f"{box.get('player')}'s view at move {sealed.get('move')}"
+            if not _well_formed(box):
+                problems.append(f"{where} is not a sealed view (player, nonce and ciphertext in base64)")
+                continue
             if digest(box) not in digests:
                 problems.append(f"{where} is not listed in the record's [private] digests")
                 continue

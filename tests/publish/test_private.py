@@ -89,6 +89,20 @@ def test_audit_refuses_a_view_that_shows_another_log_head_line():
                         f"{shown['entries']} log entries"]
 
 
+def test_audit_names_a_private_views_file_edited_out_of_shape_and_goes_on():
+    game, sealed, record = finished()
+    bad = json.loads(json.dumps(sealed[1]))
+    bad["views"][0].pop("nonce")
+    bad["views"][1]["ct"] = "not base64 at all!"
+    moved = {**sealed[2], "move": "two"}
+    other = {**sealed[3], "ruleset": "rumors"}
+    checked, problems = private.audit(public.finished_game(record, "g"), record, [bad, moved, other, sealed[4]])
+    assert checked == 1 + 3 and problems == [  # (carol's view of the edited file, and the last file's three)
+        f"alice's view at move {bad['move']} is not a sealed view (player, nonce and ciphertext in base64)",
+        f"bob's view at move {bad['move']} is not a sealed view (player, nonce and ciphertext in base64)",
+        "a private views file of g says of no move and head", "a private views file of another game was given"]
+
+
 def test_a_view_published_before_a_rollback_is_checked_against_the_log_as_it_stood_then():
     from judge.record import corrections
 
