@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from judge.engine import facts, standing
-from judge.engine.game import Game
+from judge.engine.game import AGREED_END, Game
 from judge.engine.orderlog import LogEntry
+from judge.engine.ruleset import GM
 
 SECRET = "secret order"
 
@@ -15,9 +16,7 @@ def secret_entry(game: Game, entry: str) -> bool:
     extend here for new kinds of entry). The judge's own entries (judge/engine/facts.py) are
     public: every player was told each."""
     parts = LogEntry.read(entry)
-    if parts is not None and parts.player == facts.JUDGE:
-        return False
-    return parts is None or standing.is_secret_entry(entry) or game.ruleset.public_order(parts.text) != parts.text
+    return parts is None or _shown(game, entry, parts) != parts.text
 
 
 def public_entry(game: Game, entry: str) -> str:
@@ -28,8 +27,17 @@ def public_entry(game: Game, entry: str) -> str:
         return SECRET
     if parts.player == facts.JUDGE:
         return entry
-    shown = None if standing.is_secret_entry(entry) else game.ruleset.public_order(parts.text)
+    shown = _shown(game, entry, parts)
     return str(parts._replace(text=SECRET if shown is None else shown))
+
+
+def _shown(game: Game, entry: str, parts: LogEntry) -> str | None:
+    """The order of an entry as the public reads it (None: a secret order). The judge's own
+    entries and the game master's end by agreement are what every player was told; a standing
+    order given or cancelled is its player's secret; any other order as the ruleset declares."""
+    if parts.player == facts.JUDGE or (parts.player == GM and parts.text == AGREED_END):
+        return parts.text
+    return None if standing.is_secret_entry(entry) else game.ruleset.public_order(parts.text)
 
 
 def public_log(game: Game) -> list[str]:

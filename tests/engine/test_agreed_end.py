@@ -53,3 +53,15 @@ def test_catching_up_shows_a_player_only_the_events_they_may_see(name):
     assert not any(h in text for h in hidden)
     shown = [e["text"] for e in all_events(game) if "to" not in e or "bob" in e["to"]]
     assert f"{len(shown)} events" in text.splitlines()[0]
+
+
+@pytest.mark.parametrize("name", every_name())
+def test_the_game_masters_end_by_agreement_is_public_in_every_ruleset(name):
+    """Every player was told the game ended by agreement: the public log shows the entry as it
+    is (a ruleset's declared order words do not name the game master's), where a rollback
+    leaves it in a running game's record."""
+    from judge.record.entries import public_entry, secret_entry
+
+    game = Game.new(name, ["alice", "bob", "carol"], seed=5)
+    entry = f"3 {GM} {AGREED_END}"
+    assert public_entry(game, entry) == entry and not secret_entry(game, entry)
