@@ -169,10 +169,15 @@ def bounded(rows: list[dict]) -> None:
     REPORT_CHARS characters a report, or REPORTS_CHARS in all, before any is decoded: each
     "=I N" copies lines of the previous report, so a few operations a move could double it at
     every move (93 kB of record, gigabytes of reports). Counted on the lines' lengths alone."""
+    from judge.record.shape import REPORT_OP
+
     lengths: list[int] = []
     total = 0
     for k, row in enumerate(rows):
-        lengths = decode(lengths, row.get("report", []), len)
+        ops = row.get("report", [])
+        if not isinstance(ops, list) or not all(isinstance(op, str) and REPORT_OP.fullmatch(op) for op in ops):
+            raise GameFileError(f"moves[{k}].report holds what is no line of a report ('=LINE COUNT' or '+TEXT')")
+        lengths = decode(lengths, ops, len)
         size = sum(lengths) + len(lengths)
         total += size
         if len(lengths) > REPORT_LINES or size > REPORT_CHARS or total > REPORTS_CHARS:

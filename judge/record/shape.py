@@ -14,7 +14,7 @@ import re
 from judge.engine.errors import GameFileError
 
 LIMIT = 2 ** 53  # numbers beyond it lose their last digits as floats (charts, sums)
-_OP = re.compile(r"=\d{1,9} \d{1,9}|\+.*", re.S)  # a line of a move's report (judge/record/moves.py)
+REPORT_OP = re.compile(r"=\d{1,9} \d{1,9}|\+.*", re.S)  # a line of a move's report (judge/record/moves.py)
 
 
 class _Misfit(Exception):
@@ -101,7 +101,7 @@ def fields(shape: dict, required: tuple = ()):
 
 
 def op(value, path: str) -> None:
-    if not isinstance(value, str) or not _OP.fullmatch(value):
+    if not isinstance(value, str) or not REPORT_OP.fullmatch(value):
         raise _Misfit(path, "is not a line of a report ('=LINE COUNT' or '+TEXT')")
 
 
