@@ -1423,7 +1423,9 @@ def _read_order(who: str, legal: list[str], terminal: bool) -> Optional[str]:
     """One line: in a terminal with readline's editing and the legal orders completed by Tab
     (where Python has readline), else from standard input; None at the end of the input."""
     if not terminal:
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_INPUT + 1)
+        if len(line) > MAX_INPUT:  # (bounded as judge order's input is)
+            raise UsageError(f"a line of the standard input is longer than {MAX_INPUT} bytes")
         return line if line else None
     try:
         import readline

@@ -59,7 +59,7 @@ def play_out(game, kinds: dict | None = None, salt: str = "", on_move=None, move
                 exchanges, asked = exchanges + 1, set()
             continue
         awaiting = set(game.awaiting())
-        if awaiting <= people:
+        if awaiting and awaiting <= people:  # (none awaited in a running game: the next line says so)
             break
         if not awaiting <= asked:  # the awaited players changed (a simultaneous phase shrinks)
             exchanges += 1

@@ -85,3 +85,10 @@ def test_in_a_terminal_tab_completes_a_legal_order():
     read_until(b"waiting for ann")
     assert run.wait(30) == 0
     os.close(main)
+
+
+def test_a_line_longer_than_any_input_is_refused_before_it_is_read_as_an_order():
+    from judge.cli import MAX_INPUT
+
+    result = judge("play", "mogul", "-n", 3, "--me", "ann", "--seed", 1, input="bid" + " " * MAX_INPUT + "\n")
+    assert result.exit_code == 2 and f"longer than {MAX_INPUT} bytes" in result.output
