@@ -201,6 +201,8 @@ class Sender:
         whose = "the public channel's notices" if to == PUBLIC else "your notices"
         again = ("'judge notify GAME --public URL' sets one again" if to == PUBLIC
                  else "send 'notify URL' in a block for the game to set one again")
+        if to != PUBLIC and why.startswith("refused:"):  # (the address the host resolved is the game master's to know)
+            why = "the judge may not connect to its address"
         body = (f"The judge could not deliver {whose} of game {game} through {service}: {count} tries in a row "
                 f"failed (the last: {why}). They are switched off; {again}.\n")
         self.tell.append((address, f"game {game}: notices switched off", body, f"notify-off-{key}"))

@@ -107,9 +107,11 @@ def _install() -> None:
         return response
 
     requests.adapters.HTTPAdapter.send = watched
-    # Apprise's log lines, and urllib3's (at DEBUG they name the request's path), are dropped
-    # while a notice is sent, before any handler sees them
-    for name in ("apprise", "urllib3.connectionpool", "urllib3.util.retry"):
+    # Apprise's log lines, and urllib3's (at DEBUG they name the request's path; a header it
+    # cannot parse or a redirect names the URL at WARNING), are dropped while a notice is sent,
+    # before any handler sees them (a logger's filter holds for its own records alone)
+    for name in ("apprise", "urllib3.connectionpool", "urllib3.util.retry", "urllib3.connection",
+                 "urllib3.poolmanager", "urllib3.response"):
         logging.getLogger(name).addFilter(lambda record: _watch.get() is None)
     _installed = True
 

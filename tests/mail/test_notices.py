@@ -183,6 +183,18 @@ def test_an_address_on_loopback_is_refused_where_it_is_connected_to(tmp_path, ho
     assert "127.0.0.1 is on loopback" in log and str(hooks.port) not in log
 
 
+def test_a_player_told_their_notices_are_off_is_not_told_what_the_judges_host_resolved(tmp_path, hooks, clock):
+    site = notify_site(tmp_path, private=False, extra="fail_after = 1\n")
+    new_game(site)
+    notify.set_player(site.cfg, "g1", "bob", f"json://localhost:{hooks.port}/bob")
+    site.take()
+    play(site, site.load().awaiting()[0])
+    (told,) = [m for m in site.take() if m["Subject"] == "game g1: notices switched off"]
+    assert "(the last: the judge may not connect to its address)" in flat(text(told))
+    assert "127.0.0.1" not in text(told) and "loopback" not in text(told)
+    assert "127.0.0.1 is on loopback" in (site.cfg.games / "mail.log").read_text()  # (the game master's log)
+
+
 def test_an_outage_keeps_the_notice_and_it_goes_once_the_server_is_back(tmp_path, clock):
     site = notify_site(tmp_path)
     new_game(site)
