@@ -29,6 +29,7 @@ from pathlib import Path
 
 from judge.engine import writes
 from judge.engine.errors import UsageError
+from judge.engine.ruleset import visible_events
 from judge.store import gamefile
 
 # The mail and archive modules are imported only by a change that needs them: a shell game's
@@ -50,6 +51,7 @@ class Change:
         self.told: list = []  # notices (judge/mail/notices.py) the caller adds: a reminder, a default order
         self.notes: list | None = None  # the change's notices, queued with its mails (`ready`)
         self.awaited_before: list = []
+        self.events_before: list | None = None
         self.outcome = ""  # the journal's line ("" : the notices)
         self.journal: dict = {}  # more fields of the journal's line
         self.restart = False  # the deadline starts anew although the move did not change
@@ -92,6 +94,7 @@ class Change:
         if mail is not None and self.cfg is not None:
             self.before = mail.snapshot()
             self.awaited_before = self.game.awaiting()
+            self.events_before = visible_events(self.game.state, None)  # (the public channel's news: those added)
         self.reports = True
 
     def ready(self) -> list:
@@ -122,7 +125,8 @@ class Change:
         if not wants:
             return []
         return notices.for_change(self.name, self.game, self.start_move, self.awaited_before, wants,
-                                  mail.deadline_text, self.cfg.notify.get("page", ""), self._link(urls))
+                                  mail.deadline_text, self.cfg.notify.get("page", ""), self._link(urls),
+                                  self.events_before)
 
     def _link(self, urls: dict):
         """Who is sent their private link with a "your turn": a player whose URL is their own

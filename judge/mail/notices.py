@@ -74,10 +74,15 @@ def ended(name: str, who: str, view: dict, page: str) -> dict:
     return record(name, who, "end", f"game {name}: the game is over", body)
 
 
-def public_move(name: str, view: dict, since: int, page: str) -> dict | None:
-    """The public events of a change (those of moves `since` and later), and whom the game
-    waits for now; None when nothing public happened."""
-    events = [e["text"] for e in view.get("events", []) if e.get("move", 0) >= since]
+def public_move(name: str, view: dict, since: int, page: str, before: list[dict] | None = None) -> dict | None:
+    """The public events of a change (those the public saw `before` it left out; without
+    `before`, those of moves `since` and later), and whom the game waits for now; None when
+    nothing public happened."""
+    from judge.engine.ruleset import new_events
+
+    shown_now = view.get("events", [])
+    added = new_events(before, shown_now) if before is not None else [e for e in shown_now if e.get("move", 0) >= since]
+    events = [e["text"] for e in added]
     if not events and view["move"] == since:
         return None
     shown = events[:MAX_EVENTS] + ([f"... and {len(events) - MAX_EVENTS} more."] if len(events) > MAX_EVENTS else [])
@@ -90,13 +95,14 @@ def public_move(name: str, view: dict, since: int, page: str) -> dict | None:
 
 
 def for_change(name: str, game, start_move: int, awaited_before, wants, deadline, page: str = "",
-               link=lambda who: "") -> list[dict]:
+               link=lambda who: "", events_before: list[dict] | None = None) -> list[dict]:
     """The notices of a change that took `game` from move `start_move`, when `awaited_before`
     were awaited, to where it is: to each player of `wants` who is awaited now and was not
     (one a turn), or to each at the end; to the public channel (PUBLIC in `wants`) the
     change's public events. `deadline(player)` says their deadline, `link(player)` their
-    private link for a "your turn" ("": none). Each text is made from its recipient's view
-    alone (and their own link)."""
+    private link for a "your turn" ("": none); `events_before`, the public events before the
+    change (its public message tells only those added). Each text is made from its
+    recipient's view alone (and their own link)."""
     out = []
     over = game.is_over()
     for who in [p for p in game.players if p in wants]:
@@ -105,6 +111,6 @@ def for_change(name: str, game, start_move: int, awaited_before, wants, deadline
         elif who in game.awaiting() and who not in awaited_before:
             out.append(your_turn(name, who, game.view(who), deadline(who), page, link(who)))
     if PUBLIC in wants:
-        note = public_move(name, game.view(None), start_move, page)
+        note = public_move(name, game.view(None), start_move, page, events_before)
         out += [note] if note else []
     return out

@@ -26,6 +26,7 @@ from judge.store import gamefile
 from judge.store.steps import step
 from judge.engine import chain, writes
 from judge.engine.errors import ArchiveError
+from judge.engine.ruleset import new_events
 
 GIT_TIMEOUT = 20  # seconds for one git command
 LOCK_TIMEOUT = 10  # seconds to wait for another judge committing to the same repository
@@ -290,7 +291,7 @@ def describe(old: dict | None, new: dict) -> str:
         added = None  # the orders added, when none was undone by a rollback
         if new["log"][:len(old["log"])] == old["log"]:
             added = new["log"][len(old["log"]):]
-            events = _new_events(old["view"].get("events", []), new["view"].get("events", []))
+            events = new_events(old["view"].get("events", []), new["view"].get("events", []))
             said += [e["text"].rstrip(".") for e in events]
             if not said:
                 said = [e.partition(" ")[2] for e in added]
@@ -330,11 +331,3 @@ def _told(old: dict, new: dict, said: list[str]) -> list[str]:
     if not said and not told and old.get("deadline") != new.get("deadline") and not new["complete"]:
         told.append(f"deadline {new['deadline']}" if new.get("deadline") else "no deadline now")
     return told
-
-
-def _new_events(old: list[dict], new: list[dict]) -> list[dict]:
-    """The events at the end of `new` that `old` (the same sliding window, earlier) lacks."""
-    for k in range(min(len(old), len(new)), 0, -1):
-        if old[-k:] == new[:k]:
-            return new[k:]
-    return new

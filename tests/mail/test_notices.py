@@ -143,6 +143,30 @@ def test_a_whole_mail_game_gives_one_notice_a_turn_to_the_player_awaited_and_one
     assert not outbox_files(site, ".notice") and not outbox_files(site, ".sending")
 
 
+def test_the_public_channel_tells_each_event_once_though_a_move_takes_many_orders(tmp_path, hooks, clock,
+                                                                                    monkeypatch):
+    from judge.engine.ruleset import visible_events
+    from judge.mail import notices
+    from judge.record.history import all_events
+
+    monkeypatch.setattr(notices, "MAX_EVENTS", 1000)  # (every event in its message, to count them)
+    site = notify_site(tmp_path)
+    new_game(site, ruleset="rumors")
+    notify.set_public(site.cfg, "g1", hooks.url("public"))
+    said, game, moves = [], site.load(), set()
+    at_first = len(visible_events(game.state, None))
+    for _ in range(15):
+        if game.is_over():
+            break
+        moves.add(game.move)
+        play(site, game.awaiting()[0])
+        said += [line for _, body in hooks.take() for line in body["message"].splitlines()
+                 if not line.startswith("Now move")]
+        game = site.load()
+    told = [e["text"] for e in all_events(game) if "to" not in e][at_first:]
+    assert len(moves) < 15 and said == told  # (orders shared a move; each event once, in order)
+
+
 def test_notify_by_mail_answers_with_the_service_and_the_url_is_nowhere_else(tmp_path, hooks, clock):
     site = notify_site(tmp_path)
     pw = new_game(site)
