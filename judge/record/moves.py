@@ -27,6 +27,7 @@ only the new moves)."""
 from __future__ import annotations
 
 import difflib
+import re
 
 from judge.engine import chain
 from judge.engine.errors import GameFileError
@@ -43,6 +44,8 @@ REPORTS_CHARS = 32 * 1024 * 1024
 # What a row reads of the public view is declared in the contract (judge/engine/ruleset.py
 # RECORD_KEYS: players, score_track, companies, map, market), and each ruleset says which its
 # view holds (`record_keys`, checked by tests/engine/test_contract.py with `given_by`).
+REPORT_OP = re.compile(r"=\d{1,9} \d{1,9}|\+.*", re.S)  # a line of a move's report: "=LINE COUNT" or "+TEXT"
+
 def given_by(key: str, view: dict) -> bool:
     """Whether the public view's `key` alone gives a row something (scores, prices or board)."""
     alone = {key: view[key]} if key in view else {}
@@ -169,8 +172,6 @@ def bounded(rows: list[dict]) -> None:
     REPORT_CHARS characters a report, or REPORTS_CHARS in all, before any is decoded: each
     "=I N" copies lines of the previous report, so a few operations a move could double it at
     every move (93 kB of record, gigabytes of reports). Counted on the lines' lengths alone."""
-    from judge.record.shape import REPORT_OP
-
     lengths: list[int] = []
     total = 0
     for k, row in enumerate(rows):

@@ -14,7 +14,6 @@ import re
 from judge.engine.errors import GameFileError
 
 LIMIT = 2 ** 53  # numbers beyond it lose their last digits as floats (charts, sums)
-REPORT_OP = re.compile(r"=\d{1,9} \d{1,9}|\+.*", re.S)  # a line of a move's report (judge/record/moves.py)
 
 
 class _Misfit(Exception):
@@ -101,6 +100,8 @@ def fields(shape: dict, required: tuple = ()):
 
 
 def op(value, path: str) -> None:
+    from judge.record.moves import REPORT_OP
+
     if not isinstance(value, str) or not REPORT_OP.fullmatch(value):
         raise _Misfit(path, "is not a line of a report ('=LINE COUNT' or '+TEXT')")
 
