@@ -65,6 +65,11 @@ def _save_state(cfg, state: dict) -> None:
     writes.write_atomic(cfg.games / STATE, json.dumps(state, sort_keys=True).encode("utf-8"), 0o600, cfg.games)
 
 
+def log(cfg, outcome: str) -> None:
+    """A line of the judge's mail log about the notices of no one game."""
+    _log(cfg, "", outcome)
+
+
 def _log(cfg, game: str, outcome: str) -> None:
     try:
         record(general_log(cfg), datetime.now(timezone.utc), game=game, outcome=outcome)
@@ -211,7 +216,12 @@ class Sender:
 
 def send_ready(cfg, folder) -> list[tuple]:
     """Send the ready notices of the outbox `folder`; the mails to put: (address, subject,
-    body, key)."""
+    body, key). Apprise is made ready before any notice is marked as being sent: a judge that
+    cannot load it (a broken install) leaves every notice waiting, none dropped as "may have
+    gone out"."""
+    from judge.mail import wire
+
+    wire.ready()
     sender = Sender(cfg, folder)
     sender.run()
     return sender.tell

@@ -364,7 +364,12 @@ class Outbox:
         if any(name.endswith((".notice", ".sending")) for name in os.listdir(self.dir)):
             from judge.mail import noticesend
 
-            for to, subject, body, key in noticesend.send_ready(self.cfg, self.dir):
+            try:
+                told = noticesend.send_ready(self.cfg, self.dir)
+            except Exception as e:  # noqa: BLE001 - the notices wait for the next run; the mails go now
+                noticesend.log(self.cfg, f"notices not sent in this run ({type(e).__name__}: {e})")
+                return
+            for to, subject, body, key in told:
                 self.put(compose(self.cfg, to, subject, body), key=key)
 
     def _kept_for(self, name: str) -> set[str]:

@@ -145,9 +145,15 @@ def _never_connected(error: BaseException) -> bool:
     return False
 
 
+def ready() -> None:
+    """Load Apprise and watch its connections (raises ImportError where it is not installed)."""
+    _install()
+    import apprise  # noqa: F401
+
+
 def send(url: str, title: str, body: str, private: bool) -> Result:
     """Send one notice to `url`; what became of it (never raising for the server's doing)."""
-    _install()
+    ready()
     import apprise
 
     watch = _Watch(private)

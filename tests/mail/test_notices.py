@@ -219,6 +219,23 @@ def test_a_player_told_their_notices_are_off_is_not_told_what_the_judges_host_re
     assert "127.0.0.1 is on loopback" in (site.cfg.games / "mail.log").read_text()  # (the game master's log)
 
 
+def test_a_judge_that_cannot_load_apprise_sends_its_mail_and_keeps_every_notice(tmp_path, hooks, clock,
+                                                                                 monkeypatch):
+    from judge.mail import wire
+
+    site = notify_site(tmp_path)
+    new_game(site)
+    notify.set_player(site.cfg, "g1", "bob", hooks.url("bob"))
+    site.take()
+    with monkeypatch.context() as m:
+        m.setattr(wire, "ready", lambda: (_ for _ in ()).throw(ImportError("No module named 'apprise'")))
+        play(site, site.load().awaiting()[0])
+    assert site.take() and len(outbox_files(site, ".notice")) == 1 and not outbox_files(site, ".sending")
+    assert "notices not sent in this run (ImportError" in (site.cfg.games / "mail.log").read_text()
+    site.outbox().flush()  # Apprise back: the notice goes, once
+    assert [path for path, _ in hooks.take()] == ["/bob"] and not outbox_files(site, ".notice")
+
+
 def test_an_outage_keeps_the_notice_and_it_goes_once_the_server_is_back(tmp_path, clock):
     site = notify_site(tmp_path)
     new_game(site)
