@@ -564,10 +564,10 @@ def order(
         return g, (who, seen, g.submit(who, text))
 
     game, (who, seen, accepted) = _changed(game_file, config, give)
-    since = [e for e in registry.new_events(seen, registry.visible_events(game.state, who))]
-    mine = standing.describe(game.state, who) if who != GM and any(
-        isinstance(o, standing.Command) for o in accepted) else []
     if as_json:
+        since = registry.new_events(seen, registry.visible_events(game.state, who))
+        mine = standing.describe(game.state, who) if who != GM and any(
+            isinstance(o, standing.Command) for o in accepted) else []
         _json({"accepted": [str(o) for o in accepted], "not_judged": accepted.unjudged,
                "not_judged_why": accepted.not_judged(), "events": since, "standing": mine,
                **game.status()})

@@ -72,11 +72,6 @@ def fragment(key: bytes) -> str:
     return "k=" + base64.urlsafe_b64encode(key).decode().rstrip("=")
 
 
-def from_fragment(text: str) -> bytes | None:
-    m = re.fullmatch(r"#?k=([A-Za-z0-9_-]{43})", text.strip())
-    return base64.urlsafe_b64decode(m[1] + "=") if m else None
-
-
 def _fresh(since: int) -> dict:
     return {"key": os.urandom(KEY_BYTES).hex(), "since": since}
 
